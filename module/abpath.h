@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abpath internals shared by the module's files.
+ *
+ * One struct abpath_path per switchable kernel path.  Its mode is a static
+ * key owned by this module: flipping it sleeps, so it only happens in
+ * process context under abpath_mode_lock, while the hook callbacks, which
+ * run in hardirq or with IRQs off, only test it.
+ */
+#ifndef _ABPATH_H
+#define _ABPATH_H
+
+#include <linux/abpath_hooks.h>
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/types.h>
+
+enum abpath_mode {
+	ABPATH_OPTIMIZED,
+	ABPATH_LEGACY,
+	ABPATH_NR_MODES,
+};
+
+/* Counters every path has; a path's own counters follow them. */
+enum {
+	ABPATH_CALLS,
+	ABPATH_NS_TOTAL,
+	ABPATH_NS_MAX,
+	ABPATH_MISMATCHES,
+	ABPATH_NR_COMMON,
+};
+
+#define ABPATH_MAX_COUNTERS	16
+/* Bucket k holds calls of [2^(k-1), 2^k) ns; the last one is open-ended. */
+#define ABPATH_HIST_BUCKETS	40
+
+struct abpath_pcpu {
+	u64 counter[ABPATH_NR_MODES][ABPATH_MAX_COUNTERS];
+	u64 hist[ABPATH_NR_MODES][ABPATH_HIST_BUCKETS];
+};
+
+struct abpath_path {
+	const char *name;
+	enum abpath_hook hook;
+	/* The path's own counters, indexed from ABPATH_NR_COMMON. */
+	const char *const *counters;
+	unsigned int nr_counters;
+	/*
+	 * Set once the path's file reproduces the historical algorithm;
+	 * until then legacy mode is refused with -EOPNOTSUPP, never faked.
+	 */
+	bool has_legacy;
+	struct static_key_false legacy;
+	struct abpath_pcpu __percpu *stats;
+	struct kobject *kobj;
+};
+
+extern struct abpath_path abpath_group_cputime_path;
+extern struct abpath_path abpath_timer_fastpath_path;
+extern struct abpath_path abpath_exit_reparent_path;
+extern struct abpath_path abpath_timer_softirq_path;
+
+extern struct abpath_path *const abpath_paths[];
+extern const unsigned int abpath_nr_paths;
+extern const char *const abpath_mode_names[ABPATH_NR_MODES];
+
+#define abpath_for_each_path(p, i) \
+	for ((i) = 0; (i) < abpath_nr_paths && ((p) = abpath_paths[i]); (i)++)
+
+/* Hook callbacks, one per path file. */
+void abpath_group_cputime_hook(struct task_struct *tsk,
+			       struct task_cputime *times,
+			       abpath_group_cputime_fn stock);
+bool abpath_timer_fastpath_hook(struct task_struct *tsk,
+				abpath_timer_check_fn stock);
+void abpath_exit_reparent_hook(struct task_struct *father);
+bool abpath_timer_softirq_hook(void);
+
+/* main.c */
+enum abpath_mode abpath_get_mode(const struct abpath_path *p);
+int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
+int abpath_set_all_modes(enum abpath_mode mode);
+
+/* stats.c */
+int abpath_stats_alloc(void);
+void abpath_stats_free(void);
+void abpath_stats_reset(void);
+u64 abpath_stat_read(const struct abpath_path *p, enum abpath_mode mode,
+		     unsigned int counter);
+u64 abpath_hist_read(const struct abpath_path *p, enum abpath_mode mode,
+		     unsigned int bucket);
+const char *abpath_counter_name(const struct abpath_path *p,
+				unsigned int counter);
+
+static __always_inline enum abpath_mode
+abpath_mode_now(struct abpath_path *p)
+{
+	return static_branch_unlikely(&p->legacy) ? ABPATH_LEGACY :
+						    ABPATH_OPTIMIZED;
+}
+
+/*
+ * Per-CPU updates.  Each path's counters are only touched from one kind of
+ * context (process, or the tick's hardirq), so disabling preemption is
+ * enough to keep a CPU's slot consistent; remote readers sum without locks
+ * and may see a value a few events old.
+ */
+static __always_inline void abpath_add(struct abpath_path *p,
+				       enum abpath_mode mode,
+				       unsigned int counter, u64 n)
+{
+	this_cpu_add(p->stats->counter[mode][counter], n);
+}
+
+void abpath_account(struct abpath_path *p, enum abpath_mode mode,
+		    u64 t0);
+
+/*
+ * local_clock() is cheap in every context the hooks run in; a process
+ * context caller may migrate between the two reads, so a negative delta
+ * is clamped to 0 by abpath_account().
+ */
+static __always_inline u64 abpath_now(void)
+{
+	return local_clock();
+}
+
+/* sysfs.c, debugfs.c */
+int abpath_sysfs_init(void);
+void abpath_sysfs_exit(void);
+void abpath_debugfs_init(void);
+void abpath_debugfs_exit(void);
+
+#endif /* _ABPATH_H */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abpath: switch four kernel paths at run time between today's algorithm
+ * and a reproduction of the historical one, and count what each costs.
+ *
+ * The kernel's hook patch (CONFIG_ABPATH_HOOKS) calls into this module while
+ * it is registered; everything here only decides, per call, which algorithm
+ * runs and accounts for it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "abpath.h"
+
+struct abpath_path *const abpath_paths[] = {
+	&abpath_group_cputime_path,
+	&abpath_timer_fastpath_path,
+	&abpath_exit_reparent_path,
+	&abpath_timer_softirq_path,
+};
+const unsigned int abpath_nr_paths = ARRAY_SIZE(abpath_paths);
+
+const char *const abpath_mode_names[ABPATH_NR_MODES] = {
+	[ABPATH_OPTIMIZED]	= "optimized",
+	[ABPATH_LEGACY]		= "legacy",
+};
+
+static char *mode = "optimized";
+module_param(mode, charp, 0);
+MODULE_PARM_DESC(mode, "initial mode of every path: legacy or optimized (default)");
+
+/* Serializes mode changes; static_branch_*() sleeps. */
+static DEFINE_MUTEX(abpath_mode_lock);
+
+static const struct abpath_ops abpath_ops = {
+	.group_cputime	= abpath_group_cputime_hook,
+	.timer_fastpath	= abpath_timer_fastpath_hook,
+	.exit_reparent	= abpath_exit_reparent_hook,
+	.timer_softirq	= abpath_timer_softirq_hook,
+};
+
+enum abpath_mode abpath_get_mode(const struct abpath_path *p)
+{
+	return static_key_enabled(&p->legacy) ? ABPATH_LEGACY :
+						ABPATH_OPTIMIZED;
+}
+
+static int abpath_check_mode(const struct abpath_path *p,
+			     enum abpath_mode mode)
+{
+	if (mode == ABPATH_LEGACY && !p->has_legacy) {
+		pr_info_ratelimited("%s: legacy algorithm not implemented in this version\n",
+				    p->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
+{
+	lockdep_assert_held(&abpath_mode_lock);
+	if (mode == ABPATH_LEGACY)
+		static_branch_enable(&p->legacy);
+	else
+		static_branch_disable(&p->legacy);
+}
+
+int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
+{
+	int ret;
+
+	ret = abpath_check_mode(p, mode);
+	if (ret)
+		return ret;
+	mutex_lock(&abpath_mode_lock);
+	abpath_apply_mode(p, mode);
+	mutex_unlock(&abpath_mode_lock);
+	return 0;
+}
+
+/* All or nothing: a path that cannot take @mode leaves every path as is. */
+int abpath_set_all_modes(enum abpath_mode mode)
+{
+	struct abpath_path *p;
+	unsigned int i;
+	int ret;
+
+	abpath_for_each_path(p, i) {
+		ret = abpath_check_mode(p, mode);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&abpath_mode_lock);
+	abpath_for_each_path(p, i)
+		abpath_apply_mode(p, mode);
+	mutex_unlock(&abpath_mode_lock);
+	return 0;
+}
+
+static int abpath_enable_hooks(bool on)
+{
+	struct abpath_path *p;
+	unsigned int i;
+	int ret;
+
+	abpath_for_each_path(p, i) {
+		ret = abpath_enable(&abpath_ops, p->hook, on);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int __init abpath_init(void)
+{
+	int initial, ret;
+
+	initial = sysfs_match_string(abpath_mode_names, mode);
+	if (initial < 0) {
+		pr_err("mode=%s: expected legacy or optimized\n", mode);
+		return -EINVAL;
+	}
+
+	ret = abpath_stats_alloc();
+	if (ret)
+		return ret;
+
+	ret = abpath_set_all_modes(initial);
+	if (ret)
+		goto err_free_stats;
+
+	ret = abpath_register(&abpath_ops);
+	if (ret) {
+		pr_err("cannot register with the kernel hooks: %d\n", ret);
+		goto err_free_stats;
+	}
+
+	ret = abpath_enable_hooks(true);
+	if (ret)
+		goto err_unregister;
+
+	ret = abpath_sysfs_init();
+	if (ret)
+		goto err_unregister;
+
+	abpath_debugfs_init();
+	pr_info("version %s loaded, mode %s\n", ABPATH_VERSION,
+		abpath_mode_names[initial]);
+	return 0;
+
+err_unregister:
+	abpath_unregister(&abpath_ops);
+err_free_stats:
+	abpath_set_all_modes(ABPATH_OPTIMIZED);
+	abpath_stats_free();
+	return ret;
+}
+
+static void __exit abpath_exit(void)
+{
+	abpath_debugfs_exit();
+	abpath_sysfs_exit();
+	/* Turns every hook off and waits for callbacks still running. */
+	abpath_unregister(&abpath_ops);
+	abpath_set_all_modes(ABPATH_OPTIMIZED);
+	abpath_stats_free();
+	pr_info("unloaded\n");
+}
+
+module_init(abpath_init);
+module_exit(abpath_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Run-time A/B switch between legacy and optimized kernel paths");
+MODULE_AUTHOR("The abpath developers");
+MODULE_VERSION(ABPATH_VERSION);

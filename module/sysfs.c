@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/abpath/: the mode of every path, and of all at once.
+ *
+ *   mode            legacy | optimized | mixed; writing sets all four
+ *   version
+ *   <path>/mode     "legacy [optimized]", the active one in brackets
+ *
+ * A write is exactly "legacy" or "optimized", with at most one trailing
+ * newline; anything else is -EINVAL and changes nothing.
+ */
+#include <linux/kobject.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "abpath.h"
+
+static struct kobject *abpath_kobj;
+
+static int abpath_parse_mode(const char *buf, size_t count)
+{
+	/* An embedded NUL would make "legacy\0junk" look like "legacy". */
+	if (strnlen(buf, count) != count)
+		return -EINVAL;
+	return sysfs_match_string(abpath_mode_names, buf);
+}
+
+static struct abpath_path *abpath_path_of(struct kobject *kobj)
+{
+	struct abpath_path *p;
+	unsigned int i;
+
+	abpath_for_each_path(p, i)
+		if (p->kobj == kobj)
+			return p;
+	return NULL;
+}
+
+static ssize_t path_mode_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct abpath_path *p = abpath_path_of(kobj);
+
+	if (!p)
+		return -ENODEV;
+	return sysfs_emit(buf, abpath_get_mode(p) == ABPATH_LEGACY ?
+			  "[legacy] optimized\n" : "legacy [optimized]\n");
+}
+
+static ssize_t path_mode_store(struct kobject *kobj,
+			       struct kobj_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct abpath_path *p = abpath_path_of(kobj);
+	int mode, ret;
+
+	if (!p)
+		return -ENODEV;
+	mode = abpath_parse_mode(buf, count);
+	if (mode < 0)
+		return mode;
+	ret = abpath_set_mode(p, mode);
+	return ret ?: count;
+}
+
+static struct kobj_attribute path_mode_attr =
+	__ATTR(mode, 0644, path_mode_show, path_mode_store);
+
+static struct attribute *path_attrs[] = {
+	&path_mode_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group path_group = {
+	.attrs = path_attrs,
+};
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	unsigned int i, seen = 0;
+	struct abpath_path *p;
+
+	abpath_for_each_path(p, i)
+		seen |= BIT(abpath_get_mode(p));
+	if (seen == BIT(ABPATH_LEGACY))
+		return sysfs_emit(buf, "legacy\n");
+	if (seen == BIT(ABPATH_OPTIMIZED))
+		return sysfs_emit(buf, "optimized\n");
+	return sysfs_emit(buf, "mixed\n");
+}
+
+static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count)
+{
+	int mode, ret;
+
+	mode = abpath_parse_mode(buf, count);
+	if (mode < 0)
+		return mode;
+	ret = abpath_set_all_modes(mode);
+	return ret ?: count;
+}
+
+static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", ABPATH_VERSION);
+}
+
+static struct kobj_attribute mode_attr = __ATTR_RW(mode);
+static struct kobj_attribute version_attr = __ATTR_RO(version);
+
+static struct attribute *abpath_attrs[] = {
+	&mode_attr.attr,
+	&version_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group abpath_group = {
+	.attrs = abpath_attrs,
+};
+
+static void abpath_sysfs_put_paths(void)
+{
+	struct abpath_path *p;
+	unsigned int i;
+
+	abpath_for_each_path(p, i) {
+		kobject_put(p->kobj);
+		p->kobj = NULL;
+	}
+}
+
+int abpath_sysfs_init(void)
+{
+	struct abpath_path *p;
+	unsigned int i;
+	int ret;
+
+	abpath_kobj = kobject_create_and_add("abpath", kernel_kobj);
+	if (!abpath_kobj)
+		return -ENOMEM;
+
+	ret = sysfs_create_group(abpath_kobj, &abpath_group);
+	if (ret)
+		goto err_put_root;
+
+	abpath_for_each_path(p, i) {
+		p->kobj = kobject_create_and_add(p->name, abpath_kobj);
+		if (!p->kobj) {
+			ret = -ENOMEM;
+			goto err_put_paths;
+		}
+		ret = sysfs_create_group(p->kobj, &path_group);
+		if (ret)
+			goto err_put_paths;
+	}
+	return 0;
+
+err_put_paths:
+	abpath_sysfs_put_paths();
+	sysfs_remove_group(abpath_kobj, &abpath_group);
+err_put_root:
+	kobject_put(abpath_kobj);
+	return ret;
+}
+
+void abpath_sysfs_exit(void)
+{
+	abpath_sysfs_put_paths();
+	sysfs_remove_group(abpath_kobj, &abpath_group);
+	kobject_put(abpath_kobj);
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install the Debian packages a step needs, so a fresh Debian 12 machine
+# needs nothing but this clone.
+#
+#   tests/deps.sh build|host|vm
+set -euo pipefail
+. "$(dirname "$0")/vm/lib.sh"
+
+case ${1:-} in
+build) need_pkgs gcc make pkg-config libkmod-dev libjansson-dev zlib1g-dev ;;
+host) need_pkgs bats bats-support bats-assert jq util-linux perl ;;
+vm) need_pkgs qemu-system-x86 busybox-static kmod cpio gzip ;;
+*) echo "usage: $0 build|host|vm" >&2; exit 2 ;;
+esac
