@@ -47,11 +47,6 @@ struct abpath_path {
 	/* The path's own counters, indexed from ABPATH_NR_COMMON. */
 	const char *const *counters;
 	unsigned int nr_counters;
-	/*
-	 * Set once the path's file reproduces the historical algorithm;
-	 * until then legacy mode is refused with -EOPNOTSUPP, never faked.
-	 */
-	bool has_legacy;
 	struct static_key_false legacy;
 	struct abpath_pcpu __percpu *stats;
 	struct kobject *kobj;
@@ -66,8 +61,9 @@ extern struct abpath_path *const abpath_paths[];
 extern const unsigned int abpath_nr_paths;
 extern const char *const abpath_mode_names[ABPATH_NR_MODES];
 
-#define abpath_for_each_path(p, i) \
-	for ((i) = 0; (i) < abpath_nr_paths && ((p) = abpath_paths[i]); (i)++)
+#define abpath_for_each_path(p)					\
+	for (struct abpath_path *const *__pp = abpath_paths;		\
+	     __pp < abpath_paths + abpath_nr_paths && ((p) = *__pp); __pp++)
 
 /* Hook callbacks, one per path file. */
 void abpath_group_cputime_hook(struct task_struct *tsk,
@@ -80,8 +76,8 @@ bool abpath_timer_softirq_hook(void);
 
 /* main.c */
 enum abpath_mode abpath_get_mode(const struct abpath_path *p);
-int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
-int abpath_set_all_modes(enum abpath_mode mode);
+void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
+void abpath_set_all_modes(enum abpath_mode mode);
 
 /* stats.c */
 int abpath_stats_alloc(void);

@@ -22,10 +22,10 @@ static struct dentry *abpath_dir;
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct abpath_path *p;
-	unsigned int i, c, n;
+	unsigned int c, n;
 	int mode;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		n = ABPATH_NR_COMMON + p->nr_counters;
 		for (mode = 0; mode < ABPATH_NR_MODES; mode++)
 			for (c = 0; c < n; c++)
@@ -87,13 +87,12 @@ void abpath_debugfs_init(void)
 {
 	struct abpath_path *p;
 	struct dentry *hist;
-	unsigned int i;
 
 	abpath_dir = debugfs_create_dir("abpath", NULL);
 	debugfs_create_file("stats", 0400, abpath_dir, NULL, &stats_fops);
 	debugfs_create_file("reset", 0200, abpath_dir, NULL, &reset_fops);
 	hist = debugfs_create_dir("hist", abpath_dir);
-	abpath_for_each_path(p, i)
+	abpath_for_each_path(p)
 		debugfs_create_file(p->name, 0400, hist, p, &hist_fops);
 }
 

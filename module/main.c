@@ -20,6 +20,7 @@ struct abpath_path *const abpath_paths[] = {
 	&abpath_exit_reparent_path,
 	&abpath_timer_softirq_path,
 };
+
 const unsigned int abpath_nr_paths = ARRAY_SIZE(abpath_paths);
 
 const char *const abpath_mode_names[ABPATH_NR_MODES] = {
@@ -47,17 +48,6 @@ enum abpath_mode abpath_get_mode(const struct abpath_path *p)
 						ABPATH_OPTIMIZED;
 }
 
-static int abpath_check_mode(const struct abpath_path *p,
-			     enum abpath_mode mode)
-{
-	if (mode == ABPATH_LEGACY && !p->has_legacy) {
-		pr_info_ratelimited("%s: legacy algorithm not implemented in this version\n",
-				    p->name);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 {
 	lockdep_assert_held(&abpath_mode_lock);
@@ -67,45 +57,29 @@ static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 		static_branch_disable(&p->legacy);
 }
 
-int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
+void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
 {
-	int ret;
-
-	ret = abpath_check_mode(p, mode);
-	if (ret)
-		return ret;
 	mutex_lock(&abpath_mode_lock);
 	abpath_apply_mode(p, mode);
 	mutex_unlock(&abpath_mode_lock);
-	return 0;
 }
 
-/* All or nothing: a path that cannot take @mode leaves every path as is. */
-int abpath_set_all_modes(enum abpath_mode mode)
+void abpath_set_all_modes(enum abpath_mode mode)
 {
 	struct abpath_path *p;
-	unsigned int i;
-	int ret;
 
-	abpath_for_each_path(p, i) {
-		ret = abpath_check_mode(p, mode);
-		if (ret)
-			return ret;
-	}
 	mutex_lock(&abpath_mode_lock);
-	abpath_for_each_path(p, i)
+	abpath_for_each_path(p)
 		abpath_apply_mode(p, mode);
 	mutex_unlock(&abpath_mode_lock);
-	return 0;
 }
 
 static int abpath_enable_hooks(bool on)
 {
 	struct abpath_path *p;
-	unsigned int i;
 	int ret;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		ret = abpath_enable(&abpath_ops, p->hook, on);
 		if (ret)
 			return ret;
@@ -127,9 +101,7 @@ static int __init abpath_init(void)
 	if (ret)
 		return ret;
 
-	ret = abpath_set_all_modes(initial);
-	if (ret)
-		goto err_free_stats;
+	abpath_set_all_modes(initial);
 
 	ret = abpath_register(&abpath_ops);
 	if (ret) {

@@ -31,9 +31,8 @@ const char *abpath_counter_name(const struct abpath_path *p,
 int abpath_stats_alloc(void)
 {
 	struct abpath_path *p;
-	unsigned int i;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		if (WARN_ON(ABPATH_NR_COMMON + p->nr_counters >
 			    ABPATH_MAX_COUNTERS))
 			goto err_free;
@@ -51,9 +50,8 @@ err_free:
 void abpath_stats_free(void)
 {
 	struct abpath_path *p;
-	unsigned int i;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		free_percpu(p->stats);
 		p->stats = NULL;
 	}
@@ -66,10 +64,9 @@ void abpath_stats_free(void)
 void abpath_stats_reset(void)
 {
 	struct abpath_path *p;
-	unsigned int i;
 	int cpu;
 
-	abpath_for_each_path(p, i)
+	abpath_for_each_path(p)
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(p->stats, cpu), 0,
 			       sizeof(struct abpath_pcpu));

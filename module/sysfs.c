@@ -28,9 +28,8 @@ static int abpath_parse_mode(const char *buf, size_t count)
 static struct abpath_path *abpath_path_of(struct kobject *kobj)
 {
 	struct abpath_path *p;
-	unsigned int i;
 
-	abpath_for_each_path(p, i)
+	abpath_for_each_path(p)
 		if (p->kobj == kobj)
 			return p;
 	return NULL;
@@ -52,15 +51,15 @@ static ssize_t path_mode_store(struct kobject *kobj,
 			       const char *buf, size_t count)
 {
 	struct abpath_path *p = abpath_path_of(kobj);
-	int mode, ret;
+	int mode;
 
 	if (!p)
 		return -ENODEV;
 	mode = abpath_parse_mode(buf, count);
 	if (mode < 0)
 		return mode;
-	ret = abpath_set_mode(p, mode);
-	return ret ?: count;
+	abpath_set_mode(p, mode);
+	return count;
 }
 
 static struct kobj_attribute path_mode_attr =
@@ -78,10 +77,10 @@ static const struct attribute_group path_group = {
 static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
-	unsigned int i, seen = 0;
+	unsigned int seen = 0;
 	struct abpath_path *p;
 
-	abpath_for_each_path(p, i)
+	abpath_for_each_path(p)
 		seen |= BIT(abpath_get_mode(p));
 	if (seen == BIT(ABPATH_LEGACY))
 		return sysfs_emit(buf, "legacy\n");
@@ -93,13 +92,13 @@ static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
 			  const char *buf, size_t count)
 {
-	int mode, ret;
+	int mode;
 
 	mode = abpath_parse_mode(buf, count);
 	if (mode < 0)
 		return mode;
-	ret = abpath_set_all_modes(mode);
-	return ret ?: count;
+	abpath_set_all_modes(mode);
+	return count;
 }
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -124,9 +123,8 @@ static const struct attribute_group abpath_group = {
 static void abpath_sysfs_put_paths(void)
 {
 	struct abpath_path *p;
-	unsigned int i;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		kobject_put(p->kobj);
 		p->kobj = NULL;
 	}
@@ -135,7 +133,6 @@ static void abpath_sysfs_put_paths(void)
 int abpath_sysfs_init(void)
 {
 	struct abpath_path *p;
-	unsigned int i;
 	int ret;
 
 	abpath_kobj = kobject_create_and_add("abpath", kernel_kobj);
@@ -146,7 +143,7 @@ int abpath_sysfs_init(void)
 	if (ret)
 		goto err_put_root;
 
-	abpath_for_each_path(p, i) {
+	abpath_for_each_path(p) {
 		p->kobj = kobject_create_and_add(p->name, abpath_kobj);
 		if (!p->kobj) {
 			ret = -ENOMEM;

@@ -3,21 +3,53 @@
  * timer_softirq: whether the tick raises TIMER_SOFTIRQ.
  *
  * Optimized is the stock run_local_timers(), which raises it only when a
- * timer base's next_expiry has passed; here only the tick is counted.
- * Context: the tick's hardirq, right after run_local_timers().
+ * timer base's next_expiry has passed (or timer migration needs this CPU).
+ * Legacy raises it on every tick, as the tick did before the timer wheel
+ * rework: the softirq then runs and finds nothing due.  A spurious raise is
+ * always safe, so legacy changes cost, never which timers fire when.
+ *
+ * Context: the tick's hardirq, right after run_local_timers(); the pending
+ * bit tells whether the stock code raised the softirq on this tick (or it
+ * was already pending, in which case it runs anyway).
  */
+#include <linux/interrupt.h>
+
 #include "abpath.h"
 
+enum {
+	SOFTIRQ_TICKS = ABPATH_NR_COMMON,
+	SOFTIRQ_RAISED,
+	SOFTIRQ_SUPPRESSED,
+};
+
+static const char *const timer_softirq_counters[] = {
+	"ticks",	/* every tick that reached the hook */
+	"raised",	/* ticks that leave TIMER_SOFTIRQ raised */
+	"suppressed",	/* ticks on which the stock code did not raise it */
+};
+
 struct abpath_path abpath_timer_softirq_path = {
-	.name	= "timer_softirq",
-	.hook	= ABPATH_HOOK_TIMER_SOFTIRQ,
-	.legacy	= STATIC_KEY_FALSE_INIT,
+	.name		= "timer_softirq",
+	.hook		= ABPATH_HOOK_TIMER_SOFTIRQ,
+	.counters	= timer_softirq_counters,
+	.nr_counters	= ARRAY_SIZE(timer_softirq_counters),
+	.legacy		= STATIC_KEY_FALSE_INIT,
 };
 
 bool abpath_timer_softirq_hook(void)
 {
 	struct abpath_path *p = &abpath_timer_softirq_path;
+	enum abpath_mode mode = abpath_mode_now(p);
+	u64 t0 = abpath_now();
+	bool stock_raised;
 
-	abpath_account(p, abpath_mode_now(p), abpath_now());
-	return false;
+	stock_raised = local_softirq_pending() & BIT(TIMER_SOFTIRQ);
+	abpath_add(p, mode, SOFTIRQ_TICKS, 1);
+	if (!stock_raised)
+		abpath_add(p, mode, SOFTIRQ_SUPPRESSED, 1);
+	if (stock_raised || mode == ABPATH_LEGACY)
+		abpath_add(p, mode, SOFTIRQ_RAISED, 1);
+	abpath_account(p, mode, t0);
+
+	return mode == ABPATH_LEGACY && !stock_raised;
 }

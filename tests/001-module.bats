@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# Loading, unloading, and the kernel hooks' state around them.
+
+load helper
+
+teardown() {
+	load_module
+}
+
+@test "the kernel carries the hook patch" {
+	run -0 sh -c "zcat /proc/config.gz | grep -x CONFIG_ABPATH_HOOKS=y"
+	run -0 grep -w abpath_register /proc/kallsyms
+	[ -r "$HOOKS" ]
+}
+
+@test "modprobe registers the module and turns every hook key on" {
+	unload_module
+	run -0 cat "$HOOKS"
+	assert_line "registered 0"
+	for p in "${PATHS[@]}"; do
+		assert_line "$p 0"
+	done
+
+	run -0 modprobe abpath
+	run -0 cat "$HOOKS"
+	assert_line "registered 1"
+	for p in "${PATHS[@]}"; do
+		assert_line "$p 1"
+	done
+	run -0 cat "$SYS/version"
+	assert_output "$(cat /abpath/VERSION)"
+}
+
+@test "rmmod disables every hook key and removes the interface" {
+	load_module
+	run -0 rmmod abpath
+	for p in "${PATHS[@]}"; do
+		[ "$(hook_key "$p")" = 0 ]
+	done
+	[ "$(hook_key registered)" = 0 ]
+	[ ! -e "$SYS" ]
+	[ ! -e "$DBG" ]
+	[ ! -e /sys/module/abpath ]
+}
+
+@test "mode=optimized is the default and can be given explicitly" {
+	unload_module
+	run -0 modprobe abpath mode=optimized
+	run -0 cat "$SYS/mode"
+	assert_output optimized
+}
+
+@test "a bad mode= parameter refuses to load and says why" {
+	unload_module
+	run ! modprobe abpath mode=fast
+	[ ! -e /sys/module/abpath ]
+	run -0 dmesg
+	assert_output --partial "abpath: mode=fast: expected legacy or optimized"
+}
+
+@test "mode=legacy loads with every path in legacy" {
+	unload_module
+	run -0 modprobe abpath mode=legacy
+	run -0 cat "$SYS/mode"
+	assert_output legacy
+	for p in "${PATHS[@]}"; do
+		run -0 cat "$SYS/$p/mode"
+		assert_output "[legacy] optimized"
+	done
+	run -0 rmmod abpath
+}

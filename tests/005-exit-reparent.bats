@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# exit_reparent: orphans land where the kernel promises in both modes and
+# while the mode flips, the legacy scan agrees with the children list, and
+# it scans about every task in the system on every exit.
+
+load helper
+
+setup() {
+	common_setup
+	write_file "$DBG/reset" '1'
+}
+
+teardown() {
+	stop_toggler
+}
+
+scenarios=(init subreaper thread ptrace pdeath)
+
+run_scenarios() {
+	local s
+	for s in "${scenarios[@]}"; do
+		run -0 "$T/reparent" "$s" "$1"
+	done
+}
+
+@test "reparenting is correct in optimized mode" {
+	run_scenarios 20
+	[ "$(counter exit_reparent optimized calls)" -gt 0 ]
+}
+
+@test "reparenting is correct in legacy mode, and the scan agrees with the children list" {
+	write_file "$SYS/exit_reparent/mode" legacy
+	run_scenarios 20
+	[ "$(counter exit_reparent legacy calls)" -gt 100 ]
+	[ "$(counter exit_reparent legacy children_found)" -gt 0 ]
+	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+}
+
+@test "reparenting is correct while the mode flips" {
+	start_toggler exit_reparent
+	run_scenarios 40
+	stop_toggler
+	[ "$(counter exit_reparent legacy calls)" -gt 0 ]
+	[ "$(counter exit_reparent optimized calls)" -gt 0 ]
+	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+}
+
+@test "legacy scans about every task per exit; optimized scans none" {
+	# 200 extra sleeping tasks make the task count plain in the ratio.
+	"$WL/forkexit" -N 200 -i 100 >/dev/null
+	calls=$(counter exit_reparent optimized calls)
+	[ "$(counter exit_reparent optimized tasks_scanned)" -eq 0 ]
+
+	write_file "$DBG/reset" '1'
+	write_file "$SYS/exit_reparent/mode" legacy
+	"$WL/forkexit" -N 200 -i 100 >/dev/null
+	calls=$(counter exit_reparent legacy calls)
+	scanned=$(counter exit_reparent legacy tasks_scanned)
+	per_exit=$((scanned / calls))
+	# The idle tasks, this shell, bats and the kernel threads: at least
+	# 200, and well under twice the number of tasks now alive.
+	tasks=$(ls -d /proc/[0-9]* | wc -l)
+	[ "$per_exit" -ge 200 ] || fail "only $per_exit tasks scanned per exit"
+	[ "$per_exit" -le $((tasks + 200 + 50)) ] || fail "$per_exit tasks scanned per exit, $tasks alive"
+	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+}

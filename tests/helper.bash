@@ -1,0 +1,80 @@
+# Shared by the VM bats suite (tests/*.bats); runs inside the test VM.
+# shellcheck shell=bash
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+SYS=/sys/kernel/abpath
+DBG=/sys/kernel/debug/abpath
+HOOKS=/sys/kernel/debug/abpath_hooks
+PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+WL=${ABPATH_WORKLOAD_DIR:-/usr/local/libexec/abpath}
+
+load_module() {
+	[ -d "$SYS" ] || modprobe abpath "$@"
+}
+
+unload_module() {
+	if [ -d /sys/module/abpath ]; then
+		rmmod abpath
+	fi
+}
+
+# Every test starts and ends with the module loaded in optimized mode, so
+# one test's leftovers never change another's outcome.
+common_setup() {
+	load_module
+	echo optimized >"$SYS/mode"
+}
+
+# The active mode of a path, from "legacy [optimized]".
+active_mode() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' "$SYS/$1/mode"
+}
+
+# counter PATH MODE NAME: one value from debugfs stats.
+counter() {
+	awk -v p="$1" -v m="$2" -v c="$3" \
+		'$1 == p && $2 == m && $3 == c { print $4; f = 1 } END { exit !f }' \
+		"$DBG/stats"
+}
+
+T=/usr/local/libexec/abpath-tests
+
+# write_file FILE DATA: one write(2) of DATA (C escapes: \n \0 \xHH); the
+# errno text ("Invalid argument", ...) lands in $output under run.
+write_file() {
+	"$T/sysfs-write" "$1" "$2"
+}
+
+# A hook key's state (0/1) from the kernel's own debugfs file, which stays
+# when the module is gone.
+hook_key() {
+	awk -v k="$1" '$1 == k { print $2 }' "$HOOKS"
+}
+
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
+# Flip PATH between legacy and optimized as fast as the shell can, in the
+# background, until stop_toggler.
+start_toggler() {
+	local f=$SYS/$1/mode
+	(
+		while :; do
+			echo legacy >"$f"
+			echo optimized >"$f"
+		done
+	) 2>/dev/null &
+	TOGGLER=$!
+}
+
+stop_toggler() {
+	[ -n "${TOGGLER:-}" ] || return 0
+	kill "$TOGGLER" 2>/dev/null
+	wait "$TOGGLER" 2>/dev/null || true
+	TOGGLER=
+	echo optimized >"$SYS/mode"
+}
