@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# abpath set and reset against a fake sysfs/debugfs.
+
+bats_require_minimum_version 1.5.0
+load cli-helper
+
+setup() {
+	cli_setup
+}
+
+@test "set PATH MODE writes the path's mode file" {
+	fake_module
+	local p
+	for p in "${CLI_PATHS[@]}"; do
+		run -0 "$ABPATH" set "$p" legacy
+		assert_output ''
+		assert_equal "$(cat "$ABPATH_SYSFS/$p/mode")" legacy
+	done
+	run -0 "$ABPATH" set exit_reparent optimized
+	assert_equal "$(cat "$ABPATH_SYSFS/exit_reparent/mode")" optimized
+}
+
+@test "set all MODE writes the global mode file" {
+	fake_module
+	run -0 "$ABPATH" set all legacy
+	assert_equal "$(cat "$ABPATH_SYSFS/mode")" legacy
+	# Only the global file: the module propagates.
+	assert_equal "$(cat "$ABPATH_SYSFS/group_cputime/mode")" 'legacy [optimized]'
+}
+
+@test "set accepts a path the module adds" {
+	fake_module
+	mkdir "$ABPATH_SYSFS/new_path"
+	echo 'legacy [optimized]' >"$ABPATH_SYSFS/new_path/mode"
+	run -0 "$ABPATH" set new_path legacy
+	assert_equal "$(cat "$ABPATH_SYSFS/new_path/mode")" legacy
+	assert_usage_error set other_path legacy
+	[[ $stderr == *new_path* ]]
+}
+
+@test "set without the module tells how to load it" {
+	fake_kernel
+	run -1 --separate-stderr "$ABPATH" set all legacy
+	assert_equal "$output" ''
+	[[ $stderr == "abpath: error: module abpath is not loaded; load it with 'abpath load' or 'modprobe abpath'" ]]
+}
+
+@test "set on a kernel without the hooks tells how to get them" {
+	fake_unpatched_kernel
+	run -1 --separate-stderr "$ABPATH" set group_cputime legacy
+	[[ $stderr == *"boot a kernel built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12)"* ]]
+}
+
+@test "set as a user says run as root" {
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+	fake_module
+	open_tmpdir_to_all
+	as_nobody test -x "$ABPATH" || skip "nobody cannot run $ABPATH"
+	run -1 --separate-stderr as_nobody "$ABPATH" set group_cputime legacy
+	[[ $stderr == abpath:\ error:*"run as root" ]]
+	assert_equal "$(cat "$ABPATH_SYSFS/group_cputime/mode")" 'legacy [optimized]'
+}
+
+@test "reset writes 1 to debugfs reset" {
+	fake_module
+	run -0 "$ABPATH" reset
+	assert_output ''
+	assert_equal "$(cat "$ABPATH_DEBUGFS/reset")" 1
+}
+
+@test "reset without debugfs tells how to mount it" {
+	fake_module
+	rm -r "$FAKE/sys/kernel/debug"
+	mkdir "$FAKE/sys/kernel/debug"
+	run -1 --separate-stderr "$ABPATH" reset
+	[[ $stderr == *"mount -t debugfs none $FAKE/sys/kernel/debug"* ]]
+}
+
+@test "reset without the module tells how to load it" {
+	fake_kernel
+	run -1 --separate-stderr "$ABPATH" reset
+	[[ $stderr == *"module abpath is not loaded"*"abpath load"* ]]
+}
+
+@test "reset as a user says run as root" {
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+	fake_module
+	open_tmpdir_to_all
+	# debugfs is root-only, like the real one.
+	chmod 0700 "$FAKE/sys/kernel/debug"
+	run -1 --separate-stderr as_nobody "$ABPATH" reset
+	[[ $stderr == abpath:\ error:*"run as root" ]]
+	assert_equal "$(cat "$ABPATH_DEBUGFS/reset")" 0
+}
+
+# sysfs returns errors a regular file cannot: an LD_PRELOAD shim makes
+# write() on a file named "mode" fail with $FAIL_ERRNO instead.
+build_write_shim() {
+	command -v cc >/dev/null || skip "no C compiler for the write() shim"
+	cat >"$BATS_TEST_TMPDIR/shim.c" <<-'EOF'
+		#define _GNU_SOURCE
+		#include <dlfcn.h>
+		#include <errno.h>
+		#include <stdio.h>
+		#include <stdlib.h>
+		#include <string.h>
+		#include <unistd.h>
+
+		ssize_t write(int fd, const void *buf, size_t len)
+		{
+			static ssize_t (*real)(int, const void *, size_t);
+			char link[64], path[4096];
+			ssize_t n;
+
+			if (!real)
+				real = (ssize_t (*)(int, const void *, size_t))
+					dlsym(RTLD_NEXT, "write");
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			n = readlink(link, path, sizeof(path) - 1);
+			if (n > 5 && getenv("FAIL_ERRNO")) {
+				path[n] = '\0';
+				if (!strcmp(path + n - 5, "/mode")) {
+					errno = atoi(getenv("FAIL_ERRNO"));
+					return -1;
+				}
+			}
+			return real(fd, buf, len);
+		}
+	EOF
+	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/shim.so" "$BATS_TEST_TMPDIR/shim.c" -ldl
+}
+
+@test "set reports a legacy algorithm the module does not implement" {
+	build_write_shim
+	fake_module
+	local eopnotsupp=95
+	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
+		FAIL_ERRNO=$eopnotsupp "$ABPATH" set timer_softirq legacy
+	assert_equal "$stderr" "abpath: error: the legacy algorithm for timer_softirq is not implemented in this module version; update the module"
+	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
+		FAIL_ERRNO=$eopnotsupp "$ABPATH" set all legacy
+	[[ $stderr == *"not implemented for some path"*"no path was changed"* ]]
+}
+
+@test "set reports a mode the module rejects" {
+	build_write_shim
+	fake_module
+	local einval=22
+	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
+		FAIL_ERRNO=$einval "$ABPATH" set group_cputime optimized
+	[[ $stderr == "abpath: error: the module rejected 'optimized' for group_cputime"* ]]
+}

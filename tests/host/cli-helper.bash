@@ -1,0 +1,118 @@
+# Shared by tests/host/cli-*.bats: the abpath CLI against a fake
+# sysfs/debugfs/proc tree built under $BATS_TEST_TMPDIR, so that no module,
+# patched kernel or root-only file is needed.
+# shellcheck shell=bash
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
+TOP=$BATS_TEST_DIRNAME/../..
+# The commands the CLI must offer, in its help order.
+CLI_COMMANDS=(status load unload set stats reset workloads help)
+CLI_PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+
+cli_setup() {
+	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"
+	# Never let a test reach the real /sys: point every root at the fake
+	# tree, even in tests that only expect a usage error.
+	FAKE=$BATS_TEST_TMPDIR/fake
+	export ABPATH_SYSFS=$FAKE/sys/kernel/abpath
+	export ABPATH_DEBUGFS=$FAKE/sys/kernel/debug/abpath
+	export ABPATH_PROC=$FAKE/proc
+	export ABPATH_WORKLOAD_DIR=$FAKE/libexec/abpath
+	unset ABPATH_DEBUG
+	mkdir -p "$FAKE/sys/kernel/debug" "$ABPATH_PROC"
+}
+
+# A kernel with the hook patch: config, kallsyms and debugfs agree.
+fake_kernel() {
+	local registered=${1:-0} p
+	printf 'CONFIG_SMP=y\nCONFIG_ABPATH_HOOKS=y\n' | gzip >"$ABPATH_PROC/config.gz"
+	printf '%s\n' 'ffffffff81000000 T _stext' \
+		'ffffffff81234560 T abpath_register' >"$ABPATH_PROC/kallsyms"
+	{
+		echo "registered $registered"
+		for p in "${CLI_PATHS[@]}"; do echo "$p $registered"; done
+	} >"$FAKE/sys/kernel/debug/abpath_hooks"
+}
+
+# A kernel without it: debugfs is mounted but has no abpath_hooks.
+fake_unpatched_kernel() {
+	printf 'CONFIG_SMP=y\n# CONFIG_ABPATH_HOOKS is not set\n' |
+		gzip >"$ABPATH_PROC/config.gz"
+	echo 'ffffffff81000000 T _stext' >"$ABPATH_PROC/kallsyms"
+	mkdir -p "$FAKE/sys/kernel/debug/tracing"
+}
+
+# The loaded module: sysfs and debugfs as the module exports them.
+fake_module() {
+	local p
+	fake_kernel 1
+	mkdir -p "$ABPATH_SYSFS" "$ABPATH_DEBUGFS"
+	for p in "${CLI_PATHS[@]}"; do
+		mkdir -p "$ABPATH_SYSFS/$p"
+		echo 'legacy [optimized]' >"$ABPATH_SYSFS/$p/mode"
+	done
+	echo optimized >"$ABPATH_SYSFS/mode"
+	echo 0.1.0 >"$ABPATH_SYSFS/version"
+	echo 0 >"$ABPATH_DEBUGFS/reset"
+	fake_stats
+}
+
+# Stats in the module's format; $1 scales the values for rate tests.
+fake_stats() {
+	local k=${1:-1}
+	cat >"$ABPATH_DEBUGFS/stats.new" <<-EOF
+		group_cputime legacy calls $((10 * k))
+		group_cputime legacy ns_total $((123456 * k))
+		group_cputime legacy ns_max 9999
+		group_cputime legacy mismatches 0
+		group_cputime legacy threads_walked $((400 * k))
+		group_cputime optimized calls $((20 * k))
+		group_cputime optimized ns_total $((2345 * k))
+		group_cputime optimized ns_max 99
+		group_cputime optimized mismatches 0
+		timer_fastpath legacy calls $((7 * k))
+		timer_fastpath legacy ns_total 700
+		timer_fastpath legacy ns_max 100
+		timer_fastpath legacy mismatches 0
+		timer_fastpath optimized calls 0
+		timer_fastpath optimized ns_total 0
+		timer_fastpath optimized ns_max 0
+		timer_fastpath optimized mismatches 0
+		exit_reparent legacy calls 3
+		exit_reparent legacy tasks_scanned 3000
+		exit_reparent optimized calls 4
+		exit_reparent optimized children_found 1
+		timer_softirq legacy calls 5
+		timer_softirq optimized softirqs_suppressed 250
+	EOF
+	# A reader must never see half a file.
+	mv "$ABPATH_DEBUGFS/stats.new" "$ABPATH_DEBUGFS/stats"
+}
+
+# Usage errors: status 2, nothing on stdout, the usage on stderr.
+assert_usage_error() {
+	run -2 --separate-stderr "$ABPATH" "$@"
+	[[ -z $output ]] || fail "abpath $*: unexpected stdout: $output"
+	[[ $stderr == *"Usage: abpath"* ]] ||
+		fail "abpath $*: no usage on stderr: $stderr"
+	[[ $stderr != *"error:"* ]] ||
+		fail "abpath $*: usage error reported as a failure: $stderr"
+}
+
+# Runs the CLI as nobody, as a user without root would.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# Let nobody reach the fake tree, as everyone can reach /sys.
+open_tmpdir_to_all() {
+	local d=$BATS_TEST_TMPDIR
+	while [[ $d == "$BATS_RUN_TMPDIR"* && $d != / ]]; do
+		chmod o+x "$d"
+		d=$(dirname "$d")
+	done
+	chmod -R o+rX "$FAKE"
+}

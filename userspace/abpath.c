@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abpath: switch kernel paths between their legacy and optimized
+ * algorithms at run time and watch the counters.
+ *
+ * One table drives dispatch, help and the usage errors, in the style of
+ * bpftool and ip(8), so that a command cannot exist without its help.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "kmod.h"
+#include "output.h"
+#include "stats.h"
+
+#ifndef ABPATH_VERSION
+#define ABPATH_VERSION "0.0.0"
+#endif
+#ifndef ABPATH_WORKLOAD_DIR
+#define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
+#endif
+
+struct cmd {
+	const char *name;
+	int (*fn)(const struct cmd *c, int argc, char **argv);
+	const char *args;	/* synopsis after the command name */
+	const char *summary;
+	const char *help;	/* options and details, may be NULL */
+	bool json;		/* accepts -j */
+};
+
+static bool json_out;
+static const struct cmd cmds[];
+
+static const struct option opts_help[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option opts_json[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void cmd_usage(const struct cmd *c, FILE *f)
+{
+	fprintf(f, "Usage: abpath %s%s%s\n", c->name, *c->args ? " " : "",
+		c->args);
+}
+
+static int cmd_help(const struct cmd *c)
+{
+	cmd_usage(c, stdout);
+	printf("\n%s\n", c->summary);
+	if (c->help)
+		printf("\n%s", c->help);
+	return 0;
+}
+
+/* full: the whole help; otherwise the synopsis and commands only. */
+static void global_usage(FILE *f, bool full)
+{
+	fputs("Usage: abpath [-j] COMMAND [ARGS]\n"
+	      "       abpath COMMAND --help | abpath help [COMMAND]\n"
+	      "       abpath --version\n"
+	      "\n"
+	      "Switch kernel paths between their legacy and optimized "
+	      "algorithms at run time.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (const struct cmd *c = cmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	if (!full) {
+		fputs("Try 'abpath --help' for more information.\n", f);
+		return;
+	}
+	fputs("\n"
+	      "Options:\n"
+	      "  -j, --json     JSON output (status, stats, workloads)\n"
+	      "  -h, --help     show this help\n"
+	      "  -V, --version  show the version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 failure, 2 usage error.\n"
+	      "Environment: ABPATH_SYSFS, ABPATH_DEBUGFS, ABPATH_PROC, "
+	      "ABPATH_WORKLOAD_DIR (see abpath(1)).\n", f);
+}
+
+static int __attribute__((format(printf, 2, 3)))
+usage_error(const struct cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("abpath: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c) {
+		cmd_usage(c, stderr);
+		fprintf(stderr, "Try 'abpath %s --help' for more "
+			"information.\n", c->name);
+	} else {
+		global_usage(stderr, false);
+	}
+	return 2;
+}
+
+static int bad_option(const struct cmd *c, int opt, char **argv)
+{
+	if (opt == ':')
+		return usage_error(c, "option '%s' requires an argument",
+				   argv[optind - 1]);
+	if (optopt)
+		return usage_error(c, "invalid option -- '%c'", optopt);
+	return usage_error(c, "unrecognized option '%s'", argv[optind - 1]);
+}
+
+/*
+ * The options every command shares (-h, and -j where it applies).  Returns
+ * -1 when the command should go on, otherwise the exit code; *rest is the
+ * index of the first operand.
+ */
+static int parse_simple(const struct cmd *c, int argc, char **argv, int *rest)
+{
+	int o;
+
+	optind = 0;
+	while ((o = getopt_long(argc, argv, c->json ? ":hj" : ":h",
+				c->json ? opts_json : opts_help, NULL)) != -1) {
+		switch (o) {
+		case 'h':
+			return cmd_help(c);
+		case 'j':
+			json_out = true;
+			break;
+		default:
+			return bad_option(c, o, argv);
+		}
+	}
+	*rest = optind;
+	return -1;
+}
+
+static int no_operands(const struct cmd *c, int argc, char **argv)
+{
+	int ret, rest;
+
+	ret = parse_simple(c, argc, argv, &rest);
+	if (ret >= 0)
+		return ret;
+	if (rest < argc)
+		return usage_error(c, "unexpected argument '%s'", argv[rest]);
+	return -1;
+}
+
+/* ---- status ------------------------------------------------------------ */
+
+static void out_tri(const char *key, enum tri t)
+{
+	if (t == TRI_UNKNOWN)
+		out_null(key);
+	else
+		out_bool(key, t == TRI_YES);
+}
+
+static int do_status(const struct cmd *c, int argc, char **argv)
+{
+	static const char *const debugfs_names[] = {
+		[DEBUGFS_MOUNTED] = "mounted",
+		[DEBUGFS_NOT_MOUNTED] = "not mounted",
+		[DEBUGFS_NO_ACCESS] = "no access",
+	};
+	char file[4096], buf[256];
+	struct ctl_hooks hooks;
+	struct ctl_kernel k;
+	struct ctl_paths p;
+	struct km_info ki;
+	bool loaded, have_hooks;
+	int ret, i, j;
+
+	ret = no_operands(c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	out_init(json_out);
+	km_info(&ki);
+	/* sysfs is what every other command uses, so it counts too. */
+	loaded = ki.loaded || ctl_module_present();
+	ctl_kernel_probe(&k);
+	have_hooks = ctl_read_hooks(&hooks) == 0;
+
+	out_begin_object("module", OUT_PLAIN);
+	out_string("name", ABPATH_MODULE);
+	out_bool("loaded", loaded);
+	out_string("state", ki.state);
+	snprintf(file, sizeof(file), "%s/version", ctl_sysfs());
+	out_string("version", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+	if (ki.refcnt >= 0)
+		out_u64("refcnt", (uint64_t)ki.refcnt);
+	else
+		out_null("refcnt");
+	out_end();
+
+	out_begin_object("kernel", OUT_PLAIN);
+	out_string("release", k.release);
+	out_tri("hooks", k.hooks);
+	out_string("config", k.config == TRI_UNKNOWN ? NULL :
+			     k.config == TRI_YES ? "y" : "n");
+	out_string("config_source", *k.config_source ? k.config_source : NULL);
+	out_tri("registration_api", k.hooks_file ? TRI_YES : k.kallsyms);
+	out_string("debugfs", debugfs_names[k.debugfs]);
+	if (have_hooks)
+		out_bool("hooks_registered", hooks.registered);
+	else
+		out_null("hooks_registered");
+	out_end();
+
+	snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
+	out_string("mode", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+
+	ctl_path_names(&p);
+	/* A path the kernel knows but this module does not is shown too. */
+	for (i = 0; have_hooks && i < hooks.n; i++)
+		if (!ctl_valid_path(&p, hooks.name[i]) && p.n < CTL_MAX_PATHS)
+			snprintf(p.name[p.n++], CTL_NAME_MAX, "%s",
+				 hooks.name[i]);
+	out_begin_table("paths", OUT_ROWS, "path");
+	for (i = 0; i < p.n; i++) {
+		out_begin_object(p.name[i], OUT_PLAIN);
+		out_string("mode", ctl_path_mode(p.name[i], buf, sizeof(buf)) ?
+				   NULL : buf);
+		for (j = 0; have_hooks && j < hooks.n; j++)
+			if (!strcmp(hooks.name[j], p.name[i]))
+				break;
+		if (have_hooks && j < hooks.n)
+			out_bool("static_key", hooks.key[j]);
+		else
+			out_null("static_key");
+		out_end();
+	}
+	out_end();
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		return 1;
+	}
+	if (k.debugfs == DEBUGFS_NO_ACCESS)
+		abpath_warn("%s is not readable, hook state unknown; run as "
+			    "root", ctl_debugfs_mount());
+	if (!loaded)
+		return ctl_explain_not_loaded();
+	return 0;
+}
+
+/* ---- load, unload ------------------------------------------------------ */
+
+static int do_load(const struct cmd *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode = NULL;
+	int o;
+
+	optind = 0;
+	while ((o = getopt_long(argc, argv, ":hm:", opts, NULL)) != -1) {
+		switch (o) {
+		case 'h':
+			return cmd_help(c);
+		case 'm':
+			mode = optarg;
+			break;
+		default:
+			return bad_option(c, o, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	if (mode && !ctl_valid_mode(mode))
+		return usage_error(c, "unknown mode '%s'; valid modes: legacy, "
+				   "optimized", mode);
+	return km_load(mode);
+}
+
+static int do_unload(const struct cmd *c, int argc, char **argv)
+{
+	int ret = no_operands(c, argc, argv);
+
+	return ret >= 0 ? ret : km_unload();
+}
+
+/* ---- set --------------------------------------------------------------- */
+
+static int set_failed(const char *path, const char *mode, const char *file,
+		      int err)
+{
+	if (err == -EOPNOTSUPP && strcmp(path, "all")) {
+		abpath_error("the %s algorithm for %s is not implemented in "
+			     "this module version; update the module", mode,
+			     path);
+		return 1;
+	}
+	if (err == -EOPNOTSUPP) {
+		/*
+		 * The module checks every path before changing any, and
+		 * names the one it refused only in the kernel log.
+		 */
+		abpath_error("the %s algorithm is not implemented for some "
+			     "path in this module version (see dmesg), so no "
+			     "path was changed; set paths one by one with "
+			     "'abpath set PATH %s' or update the module", mode,
+			     mode);
+		return 1;
+	}
+	if (err == -EINVAL) {
+		abpath_error("the module rejected '%s' for %s (%s); check "
+			     "that the module and the CLI versions match "
+			     "('abpath status')", mode, path, strerror(EINVAL));
+		return 1;
+	}
+	return ctl_explain(file, err, false);
+}
+
+static int do_set(const struct cmd *c, int argc, char **argv)
+{
+	const char *path, *mode;
+	char file[4096], list[512];
+	struct ctl_paths p;
+	size_t used = 0;
+	int ret, rest, err;
+
+	ret = parse_simple(c, argc, argv, &rest);
+	if (ret >= 0)
+		return ret;
+	if (argc - rest != 2)
+		return usage_error(c, "expected PATH|all and MODE, got %d "
+				   "argument%s", argc - rest,
+				   argc - rest == 1 ? "" : "s");
+	path = argv[rest];
+	mode = argv[rest + 1];
+	ctl_path_names(&p);
+	if (strcmp(path, "all") && !ctl_valid_path(&p, path)) {
+		for (int i = 0; i < p.n && used < sizeof(list); i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+						 "%s, ", p.name[i]);
+		return usage_error(c, "unknown path '%s'; valid paths: %sall",
+				   path, list);
+	}
+	if (!ctl_valid_mode(mode))
+		return usage_error(c, "unknown mode '%s'; valid modes: legacy, "
+				   "optimized", mode);
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
+	if (!strcmp(path, "all"))
+		snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
+	else
+		snprintf(file, sizeof(file), "%s/%s/mode", ctl_sysfs(), path);
+	err = ctl_write(file, mode);
+	return err ? set_failed(path, mode, file, err) : 0;
+}
+
+/* ---- stats, reset ------------------------------------------------------ */
+
+static int do_stats(const struct cmd *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double interval = 0;
+	char *end;
+	int o;
+
+	optind = 0;
+	while ((o = getopt_long(argc, argv, ":hjw:", opts, NULL)) != -1) {
+		switch (o) {
+		case 'h':
+			return cmd_help(c);
+		case 'j':
+			json_out = true;
+			break;
+		case 'w':
+			errno = 0;
+			interval = strtod(optarg, &end);
+			/* Faster than 10 ms would mostly measure ourselves. */
+			if (errno || end == optarg || *end ||
+			    !isfinite(interval) || interval < 0.01 ||
+			    interval > 86400)
+				return usage_error(c, "invalid interval '%s'; "
+						   "expected seconds between "
+						   "0.01 and 86400", optarg);
+			break;
+		default:
+			return bad_option(c, o, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	out_init(json_out);
+	return interval > 0 ? stats_watch(interval) : stats_show();
+}
+
+static int do_reset(const struct cmd *c, int argc, char **argv)
+{
+	char file[4096];
+	int ret, err;
+
+	ret = no_operands(c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	snprintf(file, sizeof(file), "%s/reset", ctl_debugfs());
+	err = ctl_write(file, "1");
+	return err ? ctl_explain(file, err, true) : 0;
+}
+
+/* ---- workloads --------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int do_workloads(const struct cmd *c, int argc, char **argv)
+{
+	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+	char **names = NULL, file[4096];
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	struct stat st;
+	int ret;
+	DIR *d;
+
+	ret = no_operands(c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (!dir || !*dir)
+		dir = ABPATH_WORKLOAD_DIR;
+	d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			abpath_error("workload directory %s does not exist; "
+				     "install the workloads ('make install') "
+				     "or set ABPATH_WORKLOAD_DIR", dir);
+		else
+			abpath_error("%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] == '.' || stat(file, &st) ||
+		    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+			continue;
+		if (n == cap) {
+			char **grown;
+
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				goto oom;
+			names = grown;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n++])
+			goto oom;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+
+	out_init(json_out);
+	out_string("directory", dir);
+	out_begin_array("workloads");
+	for (size_t i = 0; i < n; i++) {
+		out_string(NULL, names[i]);
+		free(names[i]);
+	}
+	out_end();
+	free(names);
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+oom:
+	/* Exiting frees the rest; this only has to be said. */
+	abpath_error("out of memory");
+	exit(1);
+}
+
+/* ---- help and dispatch ------------------------------------------------- */
+
+static const struct cmd *find_cmd(const char *name, int *status);
+
+static int do_help(const struct cmd *c, int argc, char **argv)
+{
+	const struct cmd *target;
+	int ret, rest;
+
+	ret = parse_simple(c, argc, argv, &rest);
+	if (ret >= 0)
+		return ret;
+	if (rest == argc) {
+		global_usage(stdout, true);
+		return 0;
+	}
+	if (argc - rest > 1)
+		return usage_error(c, "unexpected argument '%s'", argv[rest + 1]);
+	target = find_cmd(argv[rest], &ret);
+	return target ? cmd_help(target) : ret;
+}
+
+static const struct cmd cmds[] = {
+	{ "status", do_status, "[-j]",
+	  "Show the module, the kernel hooks and each path's mode.",
+	  "  -j, --json   JSON output\n"
+	  "\nExits 1 if the module is not loaded, after printing what is "
+	  "known.\n", true },
+	{ "load", do_load, "[--mode legacy|optimized]",
+	  "Load the abpath module through libkmod.",
+	  "  -m, --mode M   initial mode of every path (module default: "
+	  "optimized)\n", false },
+	{ "unload", do_unload, "",
+	  "Unload the abpath module; fails if it is in use.", NULL, false },
+	{ "set", do_set, "PATH|all legacy|optimized",
+	  "Switch one path, or all, to the legacy or the optimized algorithm.",
+	  "PATH is one of group_cputime, timer_fastpath, exit_reparent,\n"
+	  "timer_softirq, or any other path the loaded module exports.\n",
+	  false },
+	{ "stats", do_stats, "[-j] [--watch SEC]",
+	  "Show the counters per path and mode.",
+	  "  -j, --json        JSON output, one object per line and sample\n"
+	  "  -w, --watch SEC   redraw every SEC seconds (fractions allowed) "
+	  "with\n"
+	  "                    per-second rates, until Ctrl-C\n", true },
+	{ "reset", do_reset, "",
+	  "Zero every counter.", NULL, false },
+	{ "workloads", do_workloads, "[-j]",
+	  "List the installed workloads.",
+	  "  -j, --json   JSON output\n"
+	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
+	  true },
+	{ "help", do_help, "[COMMAND]",
+	  "Show the help for abpath or for one command.", NULL, false },
+	{ NULL, NULL, NULL, NULL, NULL, false },
+};
+
+/* An exact name wins; otherwise a unique prefix, as in ip(8) and bpftool. */
+static const struct cmd *find_cmd(const char *name, int *status)
+{
+	const struct cmd *match = NULL;
+	char list[256] = "";
+	size_t used = 0;
+	int n = 0;
+
+	for (const struct cmd *c = cmds; c->name; c++) {
+		if (!strcmp(c->name, name))
+			return c;
+		if (!strncmp(c->name, name, strlen(name)) && *name) {
+			match = c;
+			n++;
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+						 "%s%s", used ? ", " : "",
+						 c->name);
+		}
+	}
+	if (n == 1)
+		return match;
+	if (n > 1)
+		*status = usage_error(NULL, "ambiguous command '%s' (%s)", name,
+				      list);
+	else
+		*status = usage_error(NULL, "unknown command '%s'", name);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd *c;
+	int o, ret;
+
+	/* We report option errors ourselves, followed by the usage. */
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+:jhV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			json_out = true;
+			break;
+		case 'h':
+			global_usage(stdout, true);
+			return 0;
+		case 'V':
+			printf("abpath %s\n", ABPATH_VERSION);
+			return 0;
+		default:
+			return bad_option(NULL, o, argv);
+		}
+	}
+	if (optind >= argc)
+		return usage_error(NULL, "no command given");
+	c = find_cmd(argv[optind], &ret);
+	if (!c)
+		return ret;
+	if (json_out && !c->json)
+		return usage_error(c, "option -j does not apply to '%s'",
+				   c->name);
+	ret = c->fn(c, argc - optind, argv + optind);
+	/* A full disk or closed pipe must not pass for success. */
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (!ret)
+			abpath_error("writing to standard output: %s",
+				     strerror(errno));
+		ret = ret ? ret : 1;
+	}
+	return ret;
+}

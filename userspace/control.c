@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Access to the files the kernel patch and the module export.  Every root
+ * can be moved with an environment variable so that the host tests can run
+ * the real binary against a fake tree; nothing else in the CLI knows where
+ * the files live.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "control.h"
+#include "output.h"
+
+/* Contract order (DESIGN.md); used when the module's sysfs is absent. */
+const char *const ctl_builtin_paths[] = {
+	"group_cputime", "timer_fastpath", "exit_reparent", "timer_softirq",
+};
+const int ctl_nr_builtin_paths =
+	sizeof(ctl_builtin_paths) / sizeof(ctl_builtin_paths[0]);
+
+void ctl_copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static const char *env_or(const char *var, const char *def)
+{
+	const char *v = getenv(var);
+
+	return v && *v ? v : def;
+}
+
+const char *ctl_sysfs(void)
+{
+	return env_or("ABPATH_SYSFS", "/sys/kernel/abpath");
+}
+
+const char *ctl_debugfs(void)
+{
+	return env_or("ABPATH_DEBUGFS", "/sys/kernel/debug/abpath");
+}
+
+const char *ctl_proc(void)
+{
+	return env_or("ABPATH_PROC", "/proc");
+}
+
+/*
+ * abpath_hooks sits at the debugfs root, next to the module's directory;
+ * deriving it keeps the overrides down to one variable per tree.
+ */
+const char *ctl_debugfs_mount(void)
+{
+	static char buf[4096];
+	char *slash;
+
+	ctl_copy(buf, sizeof(buf), ctl_debugfs());
+	while ((slash = strrchr(buf, '/')) && slash[1] == '\0' && slash != buf)
+		*slash = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		snprintf(buf, sizeof(buf), ".");
+	else if (slash == buf)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return buf;
+}
+
+int ctl_read(const char *file, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (got && buf[got - 1] == '\n')
+		buf[got - 1] = '\0';
+	return err;
+}
+
+int ctl_write(const char *file, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	/*
+	 * O_TRUNC is what "echo > file" does: sysfs and debugfs ignore it,
+	 * and it keeps a fake regular file from holding stale bytes.
+	 */
+	fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* sysfs takes a value in one write(); never split it. */
+	do
+		n = write(fd, val, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+bool ctl_module_present(void)
+{
+	struct stat st;
+
+	return stat(ctl_sysfs(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void ctl_path_names(struct ctl_paths *p)
+{
+	char found[CTL_MAX_PATHS][CTL_NAME_MAX], file[4096];
+	int nfound = 0, i, j;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	p->n = 0;
+	d = opendir(ctl_sysfs());
+	while (d && (de = readdir(d)) && nfound < CTL_MAX_PATHS) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= CTL_NAME_MAX)
+			continue;
+		/* Only directories with a mode file are paths (not hist/). */
+		snprintf(file, sizeof(file), "%s/%s/mode", ctl_sysfs(),
+			 de->d_name);
+		if (stat(file, &st) == 0)
+			ctl_copy(found[nfound++], CTL_NAME_MAX, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (!nfound) {
+		for (i = 0; i < ctl_nr_builtin_paths; i++)
+			ctl_copy(p->name[p->n++], CTL_NAME_MAX,
+				 ctl_builtin_paths[i]);
+		return;
+	}
+	/* The contract's order first, then any newer paths by name. */
+	for (i = 0; i < ctl_nr_builtin_paths; i++)
+		for (j = 0; j < nfound; j++)
+			if (!strcmp(found[j], ctl_builtin_paths[i])) {
+				ctl_copy(p->name[p->n++], CTL_NAME_MAX, found[j]);
+				found[j][0] = '\0';
+			}
+	qsort(found, (size_t)nfound, CTL_NAME_MAX, cmp_name);
+	for (j = 0; j < nfound; j++)
+		if (found[j][0])
+			ctl_copy(p->name[p->n++], CTL_NAME_MAX, found[j]);
+}
+
+bool ctl_valid_path(const struct ctl_paths *p, const char *name)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->name[i], name))
+			return true;
+	return false;
+}
+
+bool ctl_valid_mode(const char *mode)
+{
+	return !strcmp(mode, "legacy") || !strcmp(mode, "optimized");
+}
+
+int ctl_path_mode(const char *path, char *mode, size_t len)
+{
+	char file[4096], buf[256], *open_br, *close_br;
+	int err;
+
+	snprintf(file, sizeof(file), "%s/%s/mode", ctl_sysfs(), path);
+	err = ctl_read(file, buf, sizeof(buf));
+	if (err)
+		return err;
+	open_br = strchr(buf, '[');
+	close_br = open_br ? strchr(open_br, ']') : NULL;
+	if (open_br && close_br) {
+		*close_br = '\0';
+		ctl_copy(mode, len, open_br + 1);
+	} else {
+		/* Tolerate a bare word: it can only be the active mode. */
+		ctl_copy(mode, len, buf);
+	}
+	return 0;
+}
+
+int ctl_read_hooks(struct ctl_hooks *h)
+{
+	char file[4096], line[256], name[CTL_NAME_MAX];
+	int val;
+	FILE *f;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(file, sizeof(file), "%s/abpath_hooks", ctl_debugfs_mount());
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %d", name, &val) != 2)
+			continue;
+		if (!strcmp(name, "registered"))
+			h->registered = val != 0;
+		else if (h->n < CTL_MAX_PATHS) {
+			ctl_copy(h->name[h->n], CTL_NAME_MAX, name);
+			h->key[h->n++] = val != 0;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static enum tri config_line(const char *line, enum tri cur)
+{
+	static const char opt[] = "CONFIG_ABPATH_HOOKS";
+
+	if (!strncmp(line, opt, sizeof(opt) - 1) && line[sizeof(opt) - 1] == '=')
+		return line[sizeof(opt)] == 'y' ? TRI_YES : TRI_NO;
+	if (!strncmp(line, "# CONFIG_ABPATH_HOOKS is not set", 32))
+		return TRI_NO;
+	return cur;
+}
+
+/*
+ * A readable config without the option at all means a kernel without the
+ * patch, so that is a "no" as well, not an "unknown".
+ */
+static void kernel_config(struct ctl_kernel *k)
+{
+	char file[4096], line[512];
+	gzFile gz;
+	FILE *f;
+
+	k->config = TRI_UNKNOWN;
+	snprintf(file, sizeof(file), "%s/config.gz", ctl_proc());
+	gz = gzopen(file, "rb");
+	if (gz) {
+		k->config = TRI_NO;
+		while (gzgets(gz, line, sizeof(line)))
+			k->config = config_line(line, k->config);
+		gzclose(gz);
+		ctl_copy(k->config_source, sizeof(k->config_source), file);
+		return;
+	}
+	snprintf(file, sizeof(file), "/boot/config-%s", k->release);
+	f = fopen(file, "re");
+	if (f) {
+		k->config = TRI_NO;
+		while (fgets(line, sizeof(line), f))
+			k->config = config_line(line, k->config);
+		fclose(f);
+		ctl_copy(k->config_source, sizeof(k->config_source), file);
+	}
+}
+
+static enum tri kallsyms_has(const char *sym)
+{
+	char file[4096], line[512], name[256];
+	enum tri ret = TRI_UNKNOWN;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/kallsyms", ctl_proc());
+	f = fopen(file, "re");
+	if (!f)
+		return TRI_UNKNOWN;
+	/* Names are visible without root even when addresses are not. */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %255s", name) != 1)
+			continue;
+		ret = TRI_NO;
+		if (!strcmp(name, sym)) {
+			ret = TRI_YES;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+enum debugfs_state ctl_debugfs_state(void)
+{
+	enum debugfs_state ret = DEBUGFS_NOT_MOUNTED;
+	struct dirent *de;
+	DIR *d;
+
+	/* An unmounted mount point is an empty directory. */
+	d = opendir(ctl_debugfs_mount());
+	if (!d)
+		return errno == EACCES || errno == EPERM ? DEBUGFS_NO_ACCESS
+							 : DEBUGFS_NOT_MOUNTED;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			ret = DEBUGFS_MOUNTED;
+			break;
+		}
+	closedir(d);
+	return ret;
+}
+
+void ctl_kernel_probe(struct ctl_kernel *k)
+{
+	char file[4096];
+	struct utsname u;
+
+	memset(k, 0, sizeof(*k));
+	if (uname(&u) == 0)
+		ctl_copy(k->release, sizeof(k->release), u.release);
+	kernel_config(k);
+	k->debugfs = ctl_debugfs_state();
+	snprintf(file, sizeof(file), "%s/abpath_hooks", ctl_debugfs_mount());
+	k->hooks_file = access(file, F_OK) == 0;
+	/* kallsyms is megabytes; only read it when nothing else answered. */
+	k->kallsyms = k->hooks_file ? TRI_UNKNOWN : kallsyms_has("abpath_register");
+
+	if (k->hooks_file || k->kallsyms == TRI_YES || k->config == TRI_YES)
+		k->hooks = TRI_YES;
+	else if (k->config == TRI_NO || k->kallsyms == TRI_NO ||
+		 k->debugfs == DEBUGFS_MOUNTED)
+		k->hooks = TRI_NO;
+	else
+		k->hooks = TRI_UNKNOWN;
+}
+
+int ctl_explain_not_loaded(void)
+{
+	struct ctl_kernel k;
+
+	ctl_kernel_probe(&k);
+	if (k.hooks == TRI_NO)
+		abpath_error("module abpath is not loaded, and the running "
+			     "kernel %s has no abpath hooks; boot a kernel "
+			     "built with CONFIG_ABPATH_HOOKS=y "
+			     "(patches/linux-6.12)", k.release);
+	else
+		abpath_error("module abpath is not loaded; load it with "
+			     "'abpath load' or 'modprobe abpath'");
+	return 1;
+}
+
+int ctl_explain(const char *file, int err, bool needs_debugfs)
+{
+	if (err == -EACCES || err == -EPERM) {
+		abpath_error("%s: %s; run as root", file, strerror(-err));
+		return 1;
+	}
+	if (err != -ENOENT && err != -ENOTDIR) {
+		abpath_error("%s: %s", file, strerror(-err));
+		return 1;
+	}
+	if (needs_debugfs) {
+		switch (ctl_debugfs_state()) {
+		case DEBUGFS_NO_ACCESS:
+			abpath_error("cannot read %s: permission denied; "
+				     "run as root", ctl_debugfs_mount());
+			return 1;
+		case DEBUGFS_NOT_MOUNTED:
+			abpath_error("debugfs is not mounted on %s; mount it "
+				     "with 'mount -t debugfs none %s'",
+				     ctl_debugfs_mount(), ctl_debugfs_mount());
+			return 1;
+		case DEBUGFS_MOUNTED:
+			break;
+		}
+	}
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
+	abpath_error("%s does not exist; the loaded abpath module does not "
+		     "provide it (update the module)", file);
+	return 1;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module's sysfs and debugfs files, the kernel's hook file, kallsyms
+ * and config, and the diagnosis of why one of them is missing.
+ */
+#ifndef ABPATH_CONTROL_H
+#define ABPATH_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CTL_NAME_MAX	64
+#define CTL_MAX_PATHS	32
+
+enum tri { TRI_UNKNOWN = -1, TRI_NO = 0, TRI_YES = 1 };
+
+enum debugfs_state {
+	DEBUGFS_MOUNTED,
+	DEBUGFS_NOT_MOUNTED,
+	DEBUGFS_NO_ACCESS,	/* /sys/kernel/debug is 0700 root */
+};
+
+struct ctl_paths {
+	int n;
+	char name[CTL_MAX_PATHS][CTL_NAME_MAX];
+};
+
+/* What the kernel (not the module) says about the hooks. */
+struct ctl_kernel {
+	char release[128];
+	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
+	char config_source[256];	/* file it came from, "" if none */
+	enum tri kallsyms;		/* abpath_register in kallsyms */
+	bool hooks_file;		/* debugfs abpath_hooks exists */
+	enum debugfs_state debugfs;
+	enum tri hooks;			/* conclusion from all of the above */
+};
+
+/* Parsed debugfs abpath_hooks: "registered 0|1" then "<path> 0|1". */
+struct ctl_hooks {
+	bool registered;
+	int n;
+	char name[CTL_MAX_PATHS][CTL_NAME_MAX];
+	bool key[CTL_MAX_PATHS];
+};
+
+extern const char *const ctl_builtin_paths[];
+extern const int ctl_nr_builtin_paths;
+
+/* Roots, overridable by ABPATH_SYSFS, ABPATH_DEBUGFS and ABPATH_PROC. */
+const char *ctl_sysfs(void);
+const char *ctl_debugfs(void);
+const char *ctl_proc(void);
+/* The directory debugfs is mounted on: the parent of ctl_debugfs(). */
+const char *ctl_debugfs_mount(void);
+
+/* snprintf(dst, len, "%s", src) without the truncation warning. */
+void ctl_copy(char *dst, size_t len, const char *src);
+
+/* Both return 0 or -errno.  Reads strip one trailing newline. */
+int ctl_read(const char *file, char *buf, size_t len);
+int ctl_write(const char *file, const char *val);
+
+bool ctl_module_present(void);		/* the sysfs root exists */
+void ctl_path_names(struct ctl_paths *p);
+bool ctl_valid_path(const struct ctl_paths *p, const char *name);
+bool ctl_valid_mode(const char *mode);
+
+/* Active mode of one path ("legacy [optimized]" -> "optimized"). */
+int ctl_path_mode(const char *path, char *mode, size_t len);
+int ctl_read_hooks(struct ctl_hooks *h);
+void ctl_kernel_probe(struct ctl_kernel *k);
+enum debugfs_state ctl_debugfs_state(void);
+
+/*
+ * Print the "abpath: error:" line explaining why file could not be used
+ * (err is -errno), with the fix.  Always returns 1, the exit code.
+ */
+int ctl_explain(const char *file, int err, bool needs_debugfs);
+int ctl_explain_not_loaded(void);
+
+#endif

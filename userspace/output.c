@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text and JSON output from one tree.  The tree is always a jansson object:
+ * JSON is just json_dumpf() of it, and the text renderer walks the same
+ * tree, so a field can only be added to both formats at once.  Jansson keeps
+ * object keys in insertion order, which is what gives text tables a stable
+ * row and column order without sorting.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+#define OUT_MAX_DEPTH 16
+
+/*
+ * Text hints live beside the tree rather than in it, so that nothing
+ * text-specific can leak into the JSON.
+ */
+struct out_hint {
+	json_t *node;
+	unsigned flags;
+	const char *label;
+	char exact[24];		/* a u64 past 2^63, digit for digit */
+};
+
+static bool out_json;
+static json_t *out_stack[OUT_MAX_DEPTH];
+static int out_depth;
+static struct out_hint *out_hints;
+static size_t out_nhints, out_hints_cap;
+
+static void __attribute__((noreturn)) oom(void)
+{
+	fputs("abpath: error: out of memory\n", stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+	if (!q)
+		oom();
+	return q;
+}
+
+static void out_reset(void)
+{
+	if (out_depth > 0)
+		json_decref(out_stack[0]);
+	out_stack[0] = json_object();
+	if (!out_stack[0])
+		oom();
+	out_depth = 1;
+	out_nhints = 0;
+}
+
+void out_init(bool json)
+{
+	out_json = json;
+	out_reset();
+}
+
+bool out_is_json(void)
+{
+	return out_json;
+}
+
+static void out_add(const char *key, json_t *val)
+{
+	json_t *parent = out_stack[out_depth - 1];
+
+	if (!val)
+		oom();
+	if (json_is_array(parent))
+		json_array_append_new(parent, val);
+	else
+		json_object_set_new(parent, key ? key : "", val);
+}
+
+static struct out_hint *out_hint_new(json_t *node, unsigned flags,
+				     const char *label)
+{
+	if (out_nhints == out_hints_cap) {
+		out_hints_cap = out_hints_cap ? 2 * out_hints_cap : 16;
+		out_hints = xrealloc(out_hints,
+				     out_hints_cap * sizeof(*out_hints));
+	}
+	out_hints[out_nhints] = (struct out_hint){ node, flags, label, "" };
+	return &out_hints[out_nhints++];
+}
+
+static void out_push(const char *key, json_t *node, unsigned flags,
+		     const char *label)
+{
+	if (out_depth >= OUT_MAX_DEPTH) {
+		/* Only a programming error gets here; fail loudly. */
+		fputs("abpath: error: output nested too deeply\n", stderr);
+		abort();
+	}
+	/* A borrowed reference is enough: the parent owns the node. */
+	out_add(key, node);
+	out_stack[out_depth++] = node;
+	if (flags || label)
+		out_hint_new(node, flags, label);
+}
+
+void out_begin_object(const char *key, unsigned flags)
+{
+	out_push(key, json_object(), flags, NULL);
+}
+
+void out_begin_table(const char *key, unsigned flags, const char *label)
+{
+	out_push(key, json_object(), flags, label ? label : "");
+}
+
+void out_begin_array(const char *key)
+{
+	out_push(key, json_array(), 0, NULL);
+}
+
+void out_end(void)
+{
+	if (out_depth > 1)
+		out_depth--;
+}
+
+void out_string(const char *key, const char *val)
+{
+	out_add(key, val ? json_string(val) : json_null());
+}
+
+void out_u64(const char *key, uint64_t val)
+{
+	/*
+	 * json_int_t is signed 64-bit; a counter past 2^63 keeps its
+	 * magnitude as a real rather than turning negative.
+	 */
+	if (val > (uint64_t)INT64_MAX) {
+		json_t *real = json_real((double)val);
+
+		out_add(key, real);
+		/* Text can still show every digit. */
+		snprintf(out_hint_new(real, 0, NULL)->exact,
+			 sizeof(out_hints[0].exact), "%" PRIu64, val);
+	} else
+		out_add(key, json_integer((json_int_t)val));
+}
+
+void out_double(const char *key, double val)
+{
+	if (!isfinite(val))
+		out_add(key, json_null());
+	else
+		out_add(key, json_real(round(val * 1000.0) / 1000.0));
+}
+
+void out_bool(const char *key, bool val)
+{
+	out_add(key, json_boolean(val));
+}
+
+void out_null(const char *key)
+{
+	out_add(key, json_null());
+}
+
+/* ---- text rendering ---------------------------------------------------- */
+
+static const struct out_hint *hint_of(const json_t *node)
+{
+	for (size_t i = 0; i < out_nhints; i++)
+		if (out_hints[i].node == node)
+			return &out_hints[i];
+	return NULL;
+}
+
+static bool is_scalar(const json_t *v)
+{
+	return !json_is_object(v) && !json_is_array(v);
+}
+
+static void scalar_text(const json_t *v, char *buf, size_t len)
+{
+	const struct out_hint *h = json_is_real(v) ? hint_of(v) : NULL;
+
+	if (h && h->exact[0]) {
+		snprintf(buf, len, "%s", h->exact);
+	} else if (json_is_string(v)) {
+		snprintf(buf, len, "%s", json_string_value(v));
+	} else if (json_is_integer(v)) {
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+	} else if (json_is_real(v)) {
+		double d = json_real_value(v);
+
+		snprintf(buf, len, "%.1f", d);
+	} else if (json_is_boolean(v)) {
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	} else {
+		snprintf(buf, len, "-");
+	}
+}
+
+static void render_node(FILE *f, const char *key, json_t *v, int indent,
+			int keyw);
+
+/* Field width for printf: negative pads on the right, never trailing. */
+static int col_width(const int *width, const bool *numeric, size_t c,
+		     size_t ncols)
+{
+	if (numeric[c + 1])
+		return width[c + 1];
+	return c + 1 == ncols ? 0 : -width[c + 1];
+}
+
+static void render_table(FILE *f, json_t *tab, unsigned flags,
+			 const char *label, int indent)
+{
+	/* An object used as an ordered set collects the other axis. */
+	json_t *inner = json_object(), *child, *cell;
+	const char *k, *ik;
+	const char **outer_keys, **inner_keys;
+	size_t nouter = 0, ninner, i, j, r, c, nrows, ncols;
+	int *width;
+	bool *numeric;
+	char buf[64];
+
+	if (!inner)
+		oom();
+	outer_keys = xrealloc(NULL, (json_object_size(tab) + 1) *
+				      sizeof(*outer_keys));
+	json_object_foreach(tab, k, child) {
+		if (!json_is_object(child))
+			continue;
+		outer_keys[nouter++] = k;
+		json_object_foreach(child, ik, cell)
+			json_object_set_new(inner, ik, json_true());
+	}
+	ninner = json_object_size(inner);
+	inner_keys = xrealloc(NULL, (ninner + 1) * sizeof(*inner_keys));
+	i = 0;
+	json_object_foreach(inner, ik, cell)
+		inner_keys[i++] = ik;
+
+	bool rows_outer = flags & OUT_ROWS;
+	const char **row_keys = rows_outer ? outer_keys : inner_keys;
+	const char **col_keys = rows_outer ? inner_keys : outer_keys;
+
+	nrows = rows_outer ? nouter : ninner;
+	ncols = rows_outer ? ninner : nouter;
+	width = xrealloc(NULL, (ncols + 1) * sizeof(*width));
+	numeric = xrealloc(NULL, (ncols + 1) * sizeof(*numeric));
+	width[0] = (int)strlen(label);
+	for (r = 0; r < nrows; r++)
+		if ((int)strlen(row_keys[r]) > width[0])
+			width[0] = (int)strlen(row_keys[r]);
+	for (c = 0; c < ncols; c++) {
+		width[c + 1] = (int)strlen(col_keys[c]);
+		numeric[c + 1] = false;
+		for (r = 0; r < nrows; r++) {
+			i = rows_outer ? r : c;
+			j = rows_outer ? c : r;
+			cell = json_object_get(json_object_get(tab,
+					outer_keys[i]), inner_keys[j]);
+			/* Numbers line up on the right, words on the left. */
+			if (json_is_number(cell))
+				numeric[c + 1] = true;
+			scalar_text(cell, buf, sizeof(buf));
+			if ((int)strlen(buf) > width[c + 1])
+				width[c + 1] = (int)strlen(buf);
+		}
+	}
+
+	fprintf(f, "%*s%-*s", indent, "", width[0], label);
+	for (c = 0; c < ncols; c++)
+		fprintf(f, "  %*s", col_width(width, numeric, c, ncols),
+			col_keys[c]);
+	fputc('\n', f);
+	for (r = 0; r < nrows; r++) {
+		fprintf(f, "%*s%-*s", indent, "", width[0], row_keys[r]);
+		for (c = 0; c < ncols; c++) {
+			i = rows_outer ? r : c;
+			j = rows_outer ? c : r;
+			cell = json_object_get(json_object_get(tab,
+					outer_keys[i]), inner_keys[j]);
+			scalar_text(cell, buf, sizeof(buf));
+			fprintf(f, "  %*s", col_width(width, numeric, c, ncols),
+				buf);
+		}
+		fputc('\n', f);
+	}
+	free(numeric);
+	free(width);
+	free(inner_keys);
+	free(outer_keys);
+	json_decref(inner);
+}
+
+static int scalar_key_width(json_t *obj)
+{
+	const char *k;
+	json_t *v;
+	int w = 0;
+
+	json_object_foreach(obj, k, v)
+		if (is_scalar(v) && (int)strlen(k) > w)
+			w = (int)strlen(k);
+	return w;
+}
+
+static void render_object(FILE *f, json_t *obj, int indent)
+{
+	int keyw = scalar_key_width(obj);
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(obj, k, v)
+		render_node(f, k, v, indent, keyw);
+}
+
+static void render_node(FILE *f, const char *key, json_t *v, int indent,
+			int keyw)
+{
+	const struct out_hint *h = hint_of(v);
+	unsigned flags = h ? h->flags : 0;
+	int inner = indent + 2;
+	char buf[256];
+	size_t i;
+	json_t *e;
+
+	if (is_scalar(v)) {
+		scalar_text(v, buf, sizeof(buf));
+		fprintf(f, "%*s%s:%*s %s\n", indent, "", key,
+			keyw - (int)strlen(key), "", buf);
+		return;
+	}
+	if (flags & OUT_INLINE)
+		inner = indent;
+	else
+		fprintf(f, "%*s%s:\n", indent, "", key);
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, e) {
+			if (json_is_object(e)) {
+				render_object(f, e, inner);
+			} else {
+				scalar_text(e, buf, sizeof(buf));
+				fprintf(f, "%*s%s\n", inner, "", buf);
+			}
+		}
+	} else if (flags & (OUT_ROWS | OUT_COLS)) {
+		render_table(f, v, flags, h->label, inner);
+	} else {
+		render_object(f, v, inner);
+	}
+}
+
+int out_flush(FILE *f)
+{
+	int ret = 0;
+
+	if (out_json) {
+		/*
+		 * Compact, one document per line: what jq and line-oriented
+		 * consumers of --watch want.
+		 */
+		if (json_dumpf(out_stack[0], f, JSON_COMPACT |
+			       JSON_REAL_PRECISION(15)) < 0)
+			ret = -1;
+		fputc('\n', f);
+	} else {
+		render_object(f, out_stack[0], 0);
+	}
+	if (fflush(f) == EOF || ferror(f))
+		ret = -1;
+	out_reset();
+	return ret;
+}
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+void abpath_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* Pending text must not interleave with the message on a tty. */
+	fflush(stdout);
+	fputs("abpath: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void abpath_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("abpath: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

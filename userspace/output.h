@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One emitter for both output formats.  Commands describe their result as a
+ * tree (objects, tables, arrays, scalars); out_flush() renders it either as
+ * one line of JSON (through jansson) or as aligned text.  Because text and
+ * JSON come from the same calls, the two can never disagree.
+ */
+#ifndef ABPATH_OUTPUT_H
+#define ABPATH_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Text-rendering hints; JSON ignores them. */
+enum out_flags {
+	OUT_PLAIN  = 0,
+	/* Children are objects: one table row per child (e.g. paths). */
+	OUT_ROWS   = 1 << 0,
+	/* Children are objects: one table column per child (e.g. modes). */
+	OUT_COLS   = 1 << 1,
+	/* No heading and no indentation: children render in place. */
+	OUT_INLINE = 1 << 2,
+};
+
+void out_init(bool json);
+bool out_is_json(void);
+
+/* key is ignored inside arrays and may be NULL there. */
+void out_begin_object(const char *key, unsigned flags);
+/* label heads the first column of a table (OUT_ROWS or OUT_COLS). */
+void out_begin_table(const char *key, unsigned flags, const char *label);
+void out_begin_array(const char *key);
+void out_end(void);
+
+void out_string(const char *key, const char *val);	/* NULL: null */
+void out_u64(const char *key, uint64_t val);
+void out_double(const char *key, double val);		/* 3 decimals */
+void out_bool(const char *key, bool val);
+void out_null(const char *key);
+
+/*
+ * Render everything emitted since out_init() or the last flush to f and
+ * start over; returns 0, or -1 on a write error.
+ */
+int out_flush(FILE *f);
+
+/* "abpath: error: ..." and "abpath: warning: ..." on stderr. */
+void abpath_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void abpath_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* debugfs stats: parsing, the table, and the --watch loop. */
+#ifndef ABPATH_STATS_H
+#define ABPATH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control.h"
+
+/* One line of the stats file: "<path> <mode> <counter> <value>". */
+struct stat_entry {
+	char path[CTL_NAME_MAX];
+	char mode[16];
+	char counter[CTL_NAME_MAX];
+	uint64_t value;
+};
+
+struct stat_set {
+	struct stat_entry *e;
+	size_t n, cap;
+};
+
+/*
+ * Read and parse the stats file.  Returns 0, or the exit code after
+ * printing why (missing debugfs, module, permission, malformed line).
+ */
+int stats_read(struct stat_set *s);
+void stats_free(struct stat_set *s);
+
+/*
+ * Print one sample, or loop until SIGINT/SIGTERM every interval seconds
+ * with per-second rates.  Return the exit code.
+ */
+int stats_show(void);
+int stats_watch(double interval);
+
+#endif
