@@ -44,3 +44,37 @@ kmake() {
 	make -C "$src" O="$build" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=abpath \
 		KBUILD_BUILD_USER=abpath KBUILD_BUILD_HOST=abpath "$@"
 }
+
+# QEMU before 8.1 races translation against cross-modifying code under
+# multi-threaded TCG: a static key flipped while another vCPU runs the
+# patched site can leave that vCPU executing a stale int3 ("Oops: int3").
+# Debian 12 ships 7.2; bookworm-backports has a fixed one. Where it cannot
+# be had, fall back to one TCG thread for all vCPUs, which is immune.
+qemu_version_ok() {
+	local v
+	v=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	[ -n "$v" ] && set -- $v && { [ "$1" -gt 8 ] || { [ "$1" -eq 8 ] && [ "$2" -ge 1 ]; }; }
+}
+
+need_qemu() {
+	local src=/etc/apt/sources.list.d/abpath-bookworm-backports.sources
+	qemu_version_ok && return 0
+	if grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release && [ "$(id -u)" -eq 0 ]; then
+		info "installing QEMU from bookworm-backports (7.2 is unsafe with multi-threaded TCG)"
+		if [ ! -f "$src" ] && ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d; then
+			cat >"$src" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		fi
+		apt-get update -qq >/dev/null 2>&1 &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				-t bookworm-backports qemu-system-x86 >/dev/null 2>&1 || true
+	fi
+	qemu_version_ok && return 0
+	need_pkgs qemu-system-x86
+	return 1
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# The abpath CLI against the real module.
+
+load helper
+
+setup() {
+	load_module
+	abpath set all optimized
+}
+
+teardown() {
+	exec 3<&- 2>/dev/null || true
+	load_module
+}
+
+@test "status reports the module, the hooks and every path's mode" {
+	run -0 abpath status -j
+	run -0 jq -e '.module.loaded == true and .kernel.hooks == true and .mode == "optimized"' <<<"$output"
+	run -0 abpath status -j
+	for p in "${PATHS[@]}"; do
+		jq -e --arg p "$p" '.paths[$p].mode == "optimized" and .paths[$p].static_key == true' <<<"$output"
+	done
+}
+
+@test "unload, load --mode legacy, set, reset and unload round-trip" {
+	run -0 abpath unload
+	[ ! -e /sys/module/abpath ]
+	run -1 abpath status
+	assert_output --partial "not loaded"
+
+	run -0 abpath load --mode legacy
+	run -0 cat "$SYS/mode"
+	assert_output legacy
+
+	run -0 abpath set exit_reparent optimized
+	[ "$(active_mode exit_reparent)" = optimized ]
+	run -0 cat "$SYS/mode"
+	assert_output mixed
+	run -0 abpath set all optimized
+	run -0 cat "$SYS/mode"
+	assert_output optimized
+
+	"$WL/forkexit" -i 50 >/dev/null
+	[ "$(counter exit_reparent optimized calls)" -ge 50 ]
+	run -0 abpath reset
+	[ "$(counter exit_reparent optimized calls)" -lt 10 ]
+
+	run -0 abpath unload
+	[ ! -e /sys/module/abpath ]
+	[ "$(hook_key registered)" = 0 ]
+}
+
+@test "set rejects an unknown path with a usage error listing the valid ones" {
+	run -2 abpath set no_such_path legacy
+	for p in "${PATHS[@]}"; do
+		assert_output --partial "$p"
+	done
+	run -0 cat "$SYS/mode"
+	assert_output optimized
+}
+
+@test "stats -j agrees with debugfs stats" {
+	"$WL/forkexit" -i 20 >/dev/null
+	"$WL/pound-times" -c 200 -n 1 >/dev/null
+	# Counters only grow, so the CLI's value lies between two debugfs reads
+	# taken before and after it, for every path, mode and counter.
+	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/before"
+	abpath stats -j >"$BATS_TEST_TMPDIR/json"
+	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/after"
+	jq -r '.paths | to_entries[] | .key as $p | .value | to_entries[] |
+		.key as $m | .value | to_entries[] | "\($p) \($m) \(.key) \(.value)"' \
+		"$BATS_TEST_TMPDIR/json" >"$BATS_TEST_TMPDIR/cli"
+	run -0 awk '
+		FILENAME == ARGV[1] { lo[$1 " " $2 " " $3] = $4; next }
+		FILENAME == ARGV[2] { hi[$1 " " $2 " " $3] = $4; next }
+		{
+			k = $1 " " $2 " " $3; seen[k] = 1
+			if (!(k in lo)) { print "only in the CLI: " k; bad = 1 }
+			else if ($4 < lo[k] || $4 > hi[k]) { print k ": " lo[k] " <= " $4 " <= " hi[k] " fails"; bad = 1 }
+		}
+		END {
+			for (k in lo) if (!(k in seen)) { print "missing in the CLI: " k; bad = 1 }
+			exit bad
+		}' "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after" "$BATS_TEST_TMPDIR/cli"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/cli")" -ge 32 ]
+}
+
+@test "stats shows every path and mode" {
+	run -0 abpath stats
+	for p in "${PATHS[@]}"; do
+		assert_output --partial "$p"
+	done
+	assert_output --partial legacy
+	assert_output --partial optimized
+}
+
+@test "unload while the module is in use fails with a clear message" {
+	exec 3<"$DBG/stats"
+	run -1 abpath unload
+	assert_output --partial "in use"
+	[ -e /sys/module/abpath ]
+	exec 3<&-
+	run -0 abpath unload
+}
+
+@test "commands that need the module say how to load it when it is absent" {
+	unload_module
+	run -1 abpath set all legacy
+	assert_output --partial "abpath load"
+	run -1 abpath stats
+	assert_output --partial "abpath load"
+}
