@@ -33,11 +33,12 @@ active_mode() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' "$SYS/$1/mode"
 }
 
-# counter PATH MODE NAME: one value from debugfs stats.
+# counter PATH MODE NAME [FILE]: one value from debugfs stats, or from a
+# snapshot of it when counters must be compared at one instant.
 counter() {
 	awk -v p="$1" -v m="$2" -v c="$3" \
 		'$1 == p && $2 == m && $3 == c { print $4; f = 1 } END { exit !f }' \
-		"$DBG/stats"
+		"${4:-$DBG/stats}"
 }
 
 T=/usr/local/libexec/abpath-tests
