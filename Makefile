@@ -6,7 +6,12 @@ ABPATH_CACHE ?= /var/cache/abpath
 VM_KDIR := $(ABPATH_CACHE)/build-6.12-default
 KDIR ?= $(VM_KDIR)
 
-.PHONY: all module userspace kernel check check-host check-vm demo clean
+VERSION := $(shell cat VERSION)
+DKMS_SRC := /usr/src/abpath-$(VERSION)
+DKMS_FILES := Kbuild VERSION dkms.conf module
+
+.PHONY: all module userspace kernel check check-host check-vm demo clean \
+	dkms-src dkms-install dkms-uninstall
 
 all: module userspace
 
@@ -28,7 +33,7 @@ kernel:
 check:
 	tests/check
 
-check-host: userspace
+check-host: all
 	tests/deps.sh host
 	bats --formatter tap tests/host
 
@@ -37,6 +42,22 @@ check-vm:
 
 demo:
 	tests/demo
+
+# The real-machine route: DKMS builds and installs abpath.ko for every
+# installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r $(DKMS_FILES) $(DKMS_SRC)/
+
+dkms-install: dkms-src
+	dkms add abpath/$(VERSION)
+	dkms build abpath/$(VERSION)
+	dkms install abpath/$(VERSION)
+
+dkms-uninstall:
+	dkms remove abpath/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

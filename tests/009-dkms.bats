@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+# The module DKMS installed (tests/dkms-build, packed into the image) is the
+# one modprobe finds, takes its options from /etc/modprobe.d, and unloads.
+
+load helper
+
+setup() {
+	unload_module
+}
+
+teardown() {
+	rm -f /etc/modprobe.d/abpath.conf
+	unload_module
+	load_module
+}
+
+@test "depmod resolves abpath to the DKMS-installed module" {
+	run -0 modinfo -n abpath
+	assert_output "/lib/modules/$(uname -r)/updates/dkms/abpath.ko"
+	run -0 modinfo -F version abpath
+	assert_output "$(cat /abpath/VERSION)"
+}
+
+@test "modprobe loads it, with options from /etc/modprobe.d/abpath.conf" {
+	mkdir -p /etc/modprobe.d
+	echo "options abpath mode=legacy" >/etc/modprobe.d/abpath.conf
+	run -0 modprobe abpath
+	run -0 cat "$SYS/mode"
+	assert_output legacy
+	grep -q '^abpath ' /proc/modules
+}
+
+@test "modprobe -r unloads it and the hooks go quiet" {
+	run -0 modprobe abpath
+	run -0 modprobe -r abpath
+	[ ! -e /sys/module/abpath ]
+	[ "$(hook_key registered)" = 0 ]
+}

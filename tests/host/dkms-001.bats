@@ -1,0 +1,33 @@
+#!/usr/bin/env bats
+# DKMS: builds against the patched test kernel, and skips a stock Debian
+# kernel with the BUILD_EXCLUSIVE message rather than a wall of errors.
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+TOP=$BATS_TEST_DIRNAME/../..
+KBUILD=${ABPATH_CACHE:-/var/cache/abpath}/build-6.12-default
+
+@test "dkms.conf takes its version from VERSION" {
+	run -0 bash -c ". '$TOP/dkms.conf'; echo \$PACKAGE_NAME \$PACKAGE_VERSION \$BUILD_EXCLUSIVE_CONFIG \$AUTOINSTALL"
+	assert_output "abpath $(cat "$TOP/VERSION") CONFIG_ABPATH_HOOKS yes"
+}
+
+@test "dkms builds and installs abpath for the patched test kernel" {
+	kver=$(cat "$KBUILD/include/config/kernel.release")
+	run -0 "$TOP/tests/dkms-build" "$kver" "$KBUILD"
+	assert_output --partial "abpath/$(cat "$TOP/VERSION"), $kver, x86_64: installed"
+	[ -f "$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko" ]
+}
+
+@test "dkms skips Debian's stock 6.12 kernel: exit 77 and the BUILD_EXCLUSIVE message" {
+	hdr=$("$TOP/tests/deps.sh" stock-headers)
+	kver=${hdr#/usr/src/linux-headers-}
+	run -77 "$TOP/tests/dkms-build" "$kver" "$hdr"
+	assert_output --partial "BUILD_EXCLUSIVE directive which does not match this kernel"
+	refute_output --partial "undefined"
+	run -0 dkms status --dkmstree "$TOP/build/dkms/tree" --sourcetree "$TOP/build/dkms/src" \
+		--installtree "$TOP/build/dkms/install" abpath
+	assert_output "abpath/$(cat "$TOP/VERSION"): added"
+}
