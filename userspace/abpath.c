@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "control.h"
 #include "kmod.h"
 #include "output.h"
@@ -87,7 +88,7 @@ static void global_usage(FILE *f, bool full)
 	}
 	fputs("\n"
 	      "Options:\n"
-	      "  -j, --json     JSON output (status, stats, workloads)\n"
+	      "  -j, --json     JSON output (status, stats, workloads, bench)\n"
 	      "  -h, --help     show this help\n"
 	      "  -V, --version  show the version\n"
 	      "\n"
@@ -435,7 +436,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int do_workloads(const struct cmd *c, int argc, char **argv)
 {
-	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+	const char *dir = bench_workload_dir();
 	char **names = NULL, file[4096];
 	size_t n = 0, cap = 0;
 	struct dirent *de;
@@ -446,8 +447,6 @@ static int do_workloads(const struct cmd *c, int argc, char **argv)
 	ret = no_operands(c, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (!dir || !*dir)
-		dir = ABPATH_WORKLOAD_DIR;
 	d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT)
@@ -498,6 +497,120 @@ oom:
 	/* Exiting frees the rest; this only has to be said. */
 	abpath_error("out of memory");
 	exit(1);
+}
+
+/* ---- bench ------------------------------------------------------------- */
+
+static bool parse_count(const char *arg, int min, int max, int *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		return false;
+	*val = (int)v;
+	return true;
+}
+
+static int do_bench(const struct cmd *c, int argc, char **argv)
+{
+	struct bench_opts o = {
+		.runs = BENCH_DEFAULT_RUNS, .warmup = BENCH_DEFAULT_WARMUP,
+	};
+	char exe[4096], list[512];
+	struct ctl_paths p;
+	struct stat st;
+	size_t used = 0;
+	int o_, split = bench_find_dashdash(argc, argv);
+
+	optind = 0;
+	while ((o_ = getopt_long(split, argv, ":hjp:r:", bench_options,
+				 NULL)) != -1) {
+		switch (o_) {
+		case 'h':
+			return cmd_help(c);
+		case 'j':
+			json_out = true;
+			break;
+		case 'p':
+			o.path = optarg;
+			break;
+		case 'r':
+			if (!parse_count(optarg, 2, 100000, &o.runs))
+				return usage_error(c, "invalid --runs '%s'; "
+						   "expected a number of runs "
+						   "per mode, at least 2",
+						   optarg);
+			break;
+		case 'W':
+			if (!parse_count(optarg, 0, 100000, &o.warmup))
+				return usage_error(c, "invalid --warmup '%s'; "
+						   "expected a number of runs "
+						   "per mode, 0 or more", optarg);
+			break;
+		case 'P':
+			if (!bench_plot_format(optarg))
+				return usage_error(c, "invalid --plot '%s'; "
+						   "expected a file name "
+						   "ending in .svg or .png",
+						   optarg);
+			o.plot = optarg;
+			break;
+		default:
+			return bad_option(c, o_, argv);
+		}
+	}
+	if (optind >= split)
+		return usage_error(c, "no workload given; see 'abpath "
+				   "workloads'");
+	if (split - optind > 1)
+		return usage_error(c, "unexpected argument '%s'; workload "
+				   "arguments go after '--'", argv[optind + 1]);
+	o.workload = argv[optind];
+	o.json = json_out;
+	o.args = argv + (split < argc ? split + 1 : argc);
+	o.nargs = split < argc ? argc - split - 1 : 0;
+
+	if (!o.path)
+		o.path = bench_default_path(o.workload);
+	if (!o.path)
+		return usage_error(c, "no default path for workload '%s'; "
+				   "choose one with --path", o.workload);
+	ctl_path_names(&p);
+	if (strcmp(o.path, "all") && !ctl_valid_path(&p, o.path)) {
+		for (int i = 0; i < p.n && used < sizeof(list); i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+						 "%s, ", p.name[i]);
+		return usage_error(c, "unknown path '%s'; valid paths: %sall",
+				   o.path, list);
+	}
+
+	/* A name is looked up like 'abpath workloads'; a path is taken as is. */
+	if (strchr(o.workload, '/')) {
+		ctl_copy(exe, sizeof(exe), o.workload);
+	} else {
+		if (stat(bench_workload_dir(), &st) || !S_ISDIR(st.st_mode)) {
+			abpath_error("workload directory %s does not exist; "
+				     "install the workloads ('make install') "
+				     "or set ABPATH_WORKLOAD_DIR",
+				     bench_workload_dir());
+			return 1;
+		}
+		snprintf(exe, sizeof(exe), "%s/%s", bench_workload_dir(),
+			 o.workload);
+	}
+	if (stat(exe, &st) || !S_ISREG(st.st_mode) || access(exe, X_OK)) {
+		if (strchr(o.workload, '/')) {
+			abpath_error("%s is not an executable file", exe);
+			return 1;
+		}
+		return usage_error(c, "unknown workload '%s'; see 'abpath "
+				   "workloads'", o.workload);
+	}
+	o.exe = exe;
+	return bench_run(&o);
 }
 
 /* ---- help and dispatch ------------------------------------------------- */
@@ -552,6 +665,26 @@ static const struct cmd cmds[] = {
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
 	  true },
+	{ "bench", do_bench, "WORKLOAD [--path P] [--runs N] [--warmup N] [-j] "
+	  "[--plot FILE] [-- ARGS]",
+	  "A/B-benchmark a workload, legacy against optimized, interleaved.",
+	  "  -p, --path P     the path to switch: group_cputime, timer_fastpath,\n"
+	  "                   exit_reparent, timer_softirq or all (default: the\n"
+	  "                   one the workload exercises)\n"
+	  "  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
+	  "                   p < 0.05 needs at least 4)\n"
+	  "      --warmup N   discarded runs per mode, first (default 1)\n"
+	  "  -j, --json       JSON output, with every run's value and counters\n"
+	  "      --plot FILE  also plot every run with gnuplot (.svg or .png)\n"
+	  "  -- ARGS          arguments for the workload (bench adds -j)\n"
+	  "\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
+	  "Modes alternate legacy, optimized, optimized, legacy, ... (ABBA),\n"
+	  "warm-ups first.  Every path goes back to its original mode at the end,\n"
+	  "on a failed run, and on SIGINT/SIGTERM (exit 130/143).\n"
+	  "Reported per mode: median, mean with a 95% CI (Student t); the\n"
+	  "legacy/optimized ratio of means with a 95% percentile-bootstrap CI\n"
+	  "(10000 resamples, fixed seed); a two-sided Mann-Whitney U p-value\n"
+	  "(exact up to 10 runs per mode without ties, else normal).\n", true },
 	{ "help", do_help, "[COMMAND]",
 	  "Show the help for abpath or for one command.", NULL, false },
 	{ NULL, NULL, NULL, NULL, NULL, false },

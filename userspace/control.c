@@ -397,6 +397,12 @@ int ctl_explain(const char *file, int err, bool needs_debugfs)
 			break;
 		}
 	}
+	/*
+	 * rmmod removes debugfs before sysfs: a file that vanished while the
+	 * module still shows is most likely an unload in progress.
+	 */
+	if (ctl_module_present())
+		usleep(200 * 1000);
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	abpath_error("%s does not exist; the loaded abpath module does not "

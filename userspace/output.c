@@ -26,7 +26,8 @@ struct out_hint {
 	json_t *node;
 	unsigned flags;
 	const char *label;
-	char exact[24];		/* a u64 past 2^63, digit for digit */
+	/* Text to show instead: a u64 past 2^63 digit for digit, a measurement. */
+	char exact[32];
 };
 
 static bool out_json;
@@ -160,6 +161,48 @@ void out_double(const char *key, double val)
 		out_add(key, json_null());
 	else
 		out_add(key, json_real(round(val * 1000.0) / 1000.0));
+}
+
+const char *out_fmt_sig(char *buf, size_t len, double val, int sig)
+{
+	int mag, decimals;
+
+	if (!isfinite(val)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	/*
+	 * %g would switch to an exponent for 1234567 or 0.00001, which
+	 * reads badly in a table of timings; fixed point with as many
+	 * decimals as sig needs does not.
+	 */
+	mag = val == 0 ? 0 : (int)floor(log10(fabs(val)));
+	decimals = sig - 1 - mag;
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 9)
+		decimals = 9;
+	snprintf(buf, len, "%.*f", decimals, val);
+	return buf;
+}
+
+void out_real(const char *key, double val, int sig)
+{
+	json_t *real;
+
+	if (!isfinite(val)) {
+		out_add(key, json_null());
+		return;
+	}
+	real = json_real(val);
+	out_add(key, real);
+	out_fmt_sig(out_hint_new(real, 0, NULL)->exact,
+		    sizeof(out_hints[0].exact), val, sig);
+}
+
+void out_jansson(const char *key, struct json_t *val)
+{
+	out_add(key, val ? json_deep_copy(val) : json_null());
 }
 
 void out_bool(const char *key, bool val)

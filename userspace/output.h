@@ -9,6 +9,7 @@
 #define ABPATH_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,6 +39,16 @@ void out_u64(const char *key, uint64_t val);
 void out_double(const char *key, double val);		/* 3 decimals */
 void out_bool(const char *key, bool val);
 void out_null(const char *key);
+/*
+ * A measurement: JSON keeps every digit, text shows sig significant
+ * digits (never an exponent).  Non-finite values are null.
+ */
+void out_real(const char *key, double val, int sig);
+/* A copy of a jansson value (e.g. a workload's "results"), any depth. */
+struct json_t;
+void out_jansson(const char *key, struct json_t *val);
+/* The text out_real() shows, for callers composing their own strings. */
+const char *out_fmt_sig(char *buf, size_t len, double val, int sig);
 
 /*
  * Render everything emitted since out_init() or the last flush to f and

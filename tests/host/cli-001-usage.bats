@@ -21,11 +21,6 @@ setup() {
 	assert_usage_error ''
 }
 
-@test "bench is not a command yet" {
-	assert_usage_error bench
-	[[ $stderr == *"unknown command 'bench'"* ]]
-}
-
 @test "an ambiguous prefix names the candidates" {
 	assert_usage_error st
 	[[ $stderr == *"status, stats"* ]]

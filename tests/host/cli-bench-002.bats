@@ -1,0 +1,285 @@
+#!/usr/bin/env bats
+# abpath bench against the fake sysfs/debugfs tree, with a fake workload
+# (cli-bench-workload.sh) whose value doubles in legacy mode: the ABBA
+# order, the counters, the statistics, restoring the mode on every exit
+# path, and the errors.
+
+bats_require_minimum_version 1.5.0
+load cli-helper
+
+setup() {
+	cli_setup
+	fake_module
+	# Counters the fake workload can add to, for every path and mode;
+	# ns_total starts high so that --reset-ns makes it go down.
+	local p m
+	for p in "${CLI_PATHS[@]}"; do
+		for m in legacy optimized; do
+			printf '%s %s calls 0\n%s %s ns_total 1000000\n' $p $m $p $m
+			printf '%s %s ns_max 0\n%s %s mismatches 0\n' $p $m $p $m
+		done
+	done >"$ABPATH_DEBUGFS/stats"
+	mkdir -p "$ABPATH_WORKLOAD_DIR"
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
+	STATE=$FAKE/sys/kernel/debug
+	unset FAKE_PATH
+}
+
+# The active mode of a path, from the module's or the fake's format.
+mode_of() {
+	local m
+	m=$(<"$ABPATH_SYSFS/$1/mode")
+	case $m in
+	*'[legacy]'*) echo legacy ;;
+	*'[optimized]'*) echo optimized ;;
+	*) echo "$m" ;;
+	esac
+}
+
+jq_ok() { # FILTER: true on $output
+	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
+}
+
+@test "bench -j: both modes, counters, results and statistics" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit
+	jq_ok '.workload == "forkexit" and .path == "exit_reparent" and
+		.paths == ["exit_reparent"] and .metric == "fake_latency" and
+		.unit == "us" and .lower_is_better == true and .args == [] and
+		.runs_per_mode == 6 and .warmup_per_mode == 1'
+	jq_ok '.samples | length == 14'
+	# The workload saw the mode bench says it ran in.
+	jq_ok 'all(.samples[]; .results.mode_seen == .mode)'
+	jq_ok 'all(.samples[]; .counters.exit_reparent.calls == 100)'
+	jq_ok 'all(.samples[] | select(.mode == "legacy");
+		.counters.exit_reparent.ns_total == 50000 and
+		.counters.exit_reparent.ns_max == 900)'
+	jq_ok 'all(.samples[] | select(.mode == "optimized");
+		.counters.exit_reparent.ns_total == 20000 and
+		.counters.exit_reparent.ns_max == 300)'
+	jq_ok '.summary.legacy.n == 6 and .summary.optimized.n == 6'
+	jq_ok '.summary.legacy | (.mean - 2 | fabs) < 1e-9 and .median == 2 and
+		.min == 1.94 and .max == 2.06 and
+		.ci95[0] < .mean and .mean < .ci95[1] and .sd > 0'
+	jq_ok '.summary.optimized | (.mean - 1 | fabs) < 1e-9 and
+		.min == 0.97 and .max == 1.03'
+	jq_ok '.summary.legacy.counters_mean.exit_reparent ==
+		{"calls": 100, "ns_total": 50000, "ns_max": 900, "mismatches": 0}'
+	# Six against six, fully separated: the smallest exact p, 2/C(12,6).
+	jq_ok '.summary.mann_whitney | .method == "exact" and .u == 36 and
+		(.p - 2/924 | fabs) < 1e-9'
+	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]
+	[[ $stderr == *"abpath: bench: run 14 of 14 (legacy)"* ]]
+	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "bench: the ABBA order, warm-ups first, is in the raw samples" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --warmup 2 --runs 4
+	local L=legacy O=optimized
+	jq_ok ".order == [\"$L\",\"$O\",\"$O\",\"$L\",
+		\"$L\",\"$O\",\"$O\",\"$L\",\"$L\",\"$O\",\"$O\",\"$L\"]"
+	jq_ok '[.samples[].mode] == .order'
+	jq_ok '[.samples[].index] == [range(1; 13)]'
+	jq_ok '[.samples[].warmup] == [true,true,true,true] + [range(8) | false]'
+	jq_ok '.summary.legacy.n == 4 and .summary.optimized.n == 4'
+	# The workload's own call counter confirms the execution order.
+	jq_ok '[.samples[].results.call] == [range(1; 13)]'
+}
+
+@test "bench: the ratio is about 2, with a bootstrap CI around 2" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit
+	jq_ok '.summary.ratio | (.value - 2 | fabs) < 0.01 and
+		.ci95[0] <= 2 and 2 <= .ci95[1] and .ci95[0] > 1.8 and
+		.ci95[1] < 2.2 and .method == "bootstrap-percentile" and
+		.resamples == 10000'
+	jq_ok '.summary.verdict | startswith("legacy is 2.00x slower (95% CI ")'
+	# A fixed seed: the same data give the same interval.
+	local first=$output
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit
+	assert_equal "$(jq -c .summary.ratio <<<"$output")" \
+		"$(jq -c .summary.ratio <<<"$first")"
+}
+
+@test "bench: the verdict follows lower_is_better" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit -- --higher
+	jq_ok '.lower_is_better == false and .unit == "ops/s"'
+	# Legacy does twice the ops per second here: it is the faster one.
+	jq_ok '.summary.verdict | startswith("legacy is 2.00x faster (95% CI ")'
+	# Two runs per mode can never reach p < 0.05.
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2
+	jq_ok '.summary.mann_whitney.p > 0.3'
+	jq_ok '.summary.verdict | startswith("no significant difference: legacy/optimized 2.0")'
+}
+
+@test "bench: text output is a compact table with the verdict" {
+	run -0 --separate-stderr "$ABPATH" bench forkexit -- --scale 3
+	assert_line 'workload:         forkexit --scale 3'
+	assert_line 'path:             exit_reparent'
+	assert_line --regexp '^  median +6\.000 +3\.000$'
+	assert_line --regexp '^    calls +100 +100$'
+	assert_line --regexp '^verdict: +legacy is 2\.00x slower \(95% CI 1\.9[0-9]–2\.0[0-9]\), p=0\.002$'
+	assert_line --partial 'exact'
+}
+
+@test "bench: arguments after -- reach the workload, -j and all" {
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --warmup 0 -j -- --scale 3
+	jq_ok '.args == ["--scale", "3"] and .summary.legacy.median > 5.5'
+	# Words after -- are never abpath's, even ones that look like it.
+	run -1 --separate-stderr "$ABPATH" bench forkexit -- --runs 3
+	[[ $stderr == *"fake: unknown argument --runs"* ]]
+}
+
+@test "bench: a path in legacy mode is left in legacy mode" {
+	echo '[legacy] optimized' >"$ABPATH_SYSFS/exit_reparent/mode"
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --warmup 0
+	assert_equal "$(mode_of exit_reparent)" legacy
+}
+
+@test "bench --path all switches every path, and restores each" {
+	echo '[legacy] optimized' >"$ABPATH_SYSFS/timer_fastpath/mode"
+	export FAKE_PATH=timer_softirq
+	run -0 --separate-stderr "$ABPATH" bench -j custom --path all --runs 2 --warmup 0
+	jq_ok '.path == "all" and (.paths | length == 4)'
+	jq_ok 'all(.samples[]; .counters | keys | length == 4)'
+	jq_ok 'all(.samples[]; [.counters[].calls] == [100,100,100,100])'
+	jq_ok '.summary.legacy.counters_mean.group_cputime.calls == 100'
+	assert_equal "$(mode_of timer_fastpath)" legacy
+	local p
+	for p in group_cputime exit_reparent timer_softirq; do
+		assert_equal "$(mode_of $p)" optimized
+	done
+}
+
+@test "bench: a counter reset during a run has no delta" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0 -- --reset-ns
+	jq_ok '.samples[0].counters.exit_reparent | .ns_total == null and .calls == 100'
+	jq_ok '.samples[1].counters.exit_reparent.ns_total == null'
+	jq_ok '.samples[2].counters.exit_reparent.ns_total == 0'
+}
+
+# Starts a bench whose runs sleep, and waits until the first one runs.
+start_slow_bench() {
+	"$ABPATH" bench forkexit -- --sleep 60 >"$BATS_TEST_TMPDIR/out" \
+		2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	BENCH_PID=$!
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -e $STATE/fake.calls ]] && break
+		sleep 0.1
+	done
+	[[ -e $STATE/fake.calls ]] || fail "the workload never started"
+	assert_equal "$(mode_of exit_reparent)" legacy
+}
+
+@test "bench: SIGINT kills the workload and restores the mode (130)" {
+	start_slow_bench
+	kill -INT "$BENCH_PID"
+	local rc=0
+	wait "$BENCH_PID" || rc=$?
+	assert_equal "$rc" 130
+	assert_equal "$(mode_of exit_reparent)" optimized
+	[[ -e $STATE/fake.terminated ]] || fail "the workload got no SIGTERM"
+	grep -q 'interrupted by SIGINT in run 1 of 14; restored exit_reparent to optimized' \
+		"$BATS_TEST_TMPDIR/err" || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ''
+}
+
+@test "bench: SIGTERM restores the mode too (143)" {
+	start_slow_bench
+	kill -TERM "$BENCH_PID"
+	local rc=0
+	wait "$BENCH_PID" || rc=$?
+	assert_equal "$rc" 143
+	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "bench: a failing workload stops the bench with exit 1" {
+	run -1 --separate-stderr "$ABPATH" bench forkexit -- --fail
+	[[ $stderr == *"abpath: error: run 1 of 14 (legacy, warm-up): forkexit exited with status 1"* ]]
+	[[ $stderr == *"simulated failure in call 1"* ]]
+	assert_equal "$output" ''
+	assert_equal "$(mode_of exit_reparent)" optimized
+
+	# In the middle of the bench, with the path in the other mode.
+	rm -f "$STATE"/fake.*
+	run -1 --separate-stderr "$ABPATH" bench forkexit -- --fail-at 6
+	[[ $stderr == *"run 6 of 14 (legacy): forkexit exited with status 1"* ]]
+	[[ $stderr != *"run 7 of 14"* ]]
+	assert_equal "$(mode_of exit_reparent)" optimized
+
+	run -1 --separate-stderr "$ABPATH" bench forkexit -- --bad-check
+	[[ $stderr == *"reported a failed check (checks.passed is false)"* ]]
+}
+
+@test "bench: a workload without a JSON report is a failed run" {
+	printf '#!/bin/sh\necho not json\necho oops >&2\n' >"$ABPATH_WORKLOAD_DIR/forkexit"
+	run -1 --separate-stderr "$ABPATH" bench forkexit
+	[[ $stderr == *"run 1 of 14 (legacy, warm-up): forkexit printed no JSON report"* ]]
+	[[ $stderr == *"  oops"* ]]
+	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "bench: usage errors exit 2" {
+	assert_usage_error bench
+	assert_usage_error bench forkexit --runs 1
+	assert_usage_error bench forkexit --runs x
+	assert_usage_error bench forkexit --warmup -1
+	assert_usage_error bench forkexit --path nosuchpath
+	[[ $stderr == *"exit_reparent, timer_softirq, all"* ]]
+	assert_usage_error bench forkexit --plot out.pdf
+	assert_usage_error bench forkexit extra
+	assert_usage_error bench forkexit --bogus
+	assert_usage_error bench nosuchworkload --path exit_reparent
+	[[ $stderr == *"unknown workload 'nosuchworkload'"* ]]
+	# No built-in default for an unknown workload's path.
+	assert_usage_error bench custom
+	[[ $stderr == *"choose one with --path"* ]]
+	assert_equal "$(mode_of exit_reparent)" optimized
+	[[ ! -e $STATE/fake.calls ]] || fail "a usage error ran the workload"
+}
+
+@test "bench: errors before the first run touch nothing" {
+	run -1 --separate-stderr env PATH=/nonexistent "$ABPATH" bench forkexit --plot "$BATS_TEST_TMPDIR/p.svg"
+	assert_equal "$stderr" 'abpath: error: --plot needs gnuplot (apt-get install gnuplot-nox)'
+	rm -rf "$ABPATH_SYSFS"
+	run -1 --separate-stderr "$ABPATH" bench forkexit
+	[[ $stderr == *"module abpath is not loaded"* ]]
+	[[ ! -e $STATE/fake.calls ]] || fail "the workload ran"
+}
+
+@test "bench --plot writes an SVG and a PNG with gnuplot" {
+	command -v gnuplot >/dev/null || skip "gnuplot not installed"
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --plot "$BATS_TEST_TMPDIR/b.svg"
+	grep -q '<svg' "$BATS_TEST_TMPDIR/b.svg"
+	grep -q 'legacy is 2' "$BATS_TEST_TMPDIR/b.svg" || grep -q 'no significant' "$BATS_TEST_TMPDIR/b.svg"
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --plot "$BATS_TEST_TMPDIR/b.png"
+	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/b.png" | tail -c 3)" PNG
+}
+
+@test "bench: help, man page and completion cover it" {
+	run -0 "$ABPATH" --help
+	assert_line --regexp '^  bench +A/B-benchmark a workload'
+	local opt
+	for opt in $("$ABPATH" bench --help | grep -o -- '--[a-z]\+'); do
+		grep -q -- "\\\\-\\\\-${opt#--}" "$TOP/userspace/abpath.1" ||
+			fail "$opt missing from abpath.1"
+	done
+	grep -q '^\.B bench ' "$TOP/userspace/abpath.1"
+	run -0 bash -c '
+		source "$1"
+		complete_line() {
+			COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMPREPLY=(); _abpath; echo "${COMPREPLY[*]}"
+		}
+		complete_line "$2" b
+		complete_line "$2" bench ""
+		complete_line "$2" bench forkexit --path ""
+		complete_line "$2" bench forkexit -- ""
+	' _ "$TOP/userspace/abpath.bash-completion" "$ABPATH"
+	assert_line --index 0 'bench'
+	assert_line --index 1 'custom forkexit'
+	# The paths the (fake) module exports, in glob order.
+	assert_line --index 2 'exit_reparent group_cputime timer_fastpath timer_softirq all'
+	# Nothing is offered after "--": those words are the workload's.
+	assert_equal "${#lines[@]}" 3
+}

@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE	/* pipe2, ppoll, strsignal */
+/*
+ * abpath bench: run one workload many times, switching the benched path(s)
+ * between legacy and optimized before each run, and record the workload's
+ * metric and the module's counter deltas for every run.
+ *
+ * The modes alternate in ABBA order (L O O L L O O L ...), warm-ups first:
+ * a slow drift of the machine (thermal, page cache, a neighbour VM) then
+ * adds about equally to both modes instead of biasing the later one.
+ *
+ * Whatever happens (a failed run, SIGINT, SIGTERM, a failed write), every
+ * path goes back to the mode it had before the bench: an engineer who
+ * interrupts a bench must not be left with a kernel in legacy mode.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "control.h"
+#include "output.h"
+#include "stats.h"
+
+#ifndef ABPATH_WORKLOAD_DIR
+#define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
+#endif
+
+/* A workload has this long to clean up after SIGTERM before SIGKILL. */
+#define BENCH_KILL_GRACE_S	10
+/* More output than this is not a workload report. */
+#define BENCH_MAX_OUTPUT	(16 << 20)
+
+const char *const bench_mode_name[2] = { "legacy", "optimized" };
+
+const char *bench_workload_dir(void)
+{
+	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+
+	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
+}
+
+/* Which path each built-in workload was written to exercise (DESIGN.md). */
+const char *bench_default_path(const char *workload)
+{
+	static const struct { const char *workload, *path; } map[] = {
+		{ "pound-times", "group_cputime" },
+		{ "pound-clock", "group_cputime" },
+		{ "forkexit", "exit_reparent" },
+		{ "thread-churn", "exit_reparent" },
+		{ "itimer-threads", "timer_fastpath" },
+		{ "sleep-loop", "timer_softirq" },
+		{ "softirq-rate", "timer_softirq" },
+	};
+	const char *base = strrchr(workload, '/');
+
+	base = base ? base + 1 : workload;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].workload, base))
+			return map[i].path;
+	return NULL;
+}
+
+const char *bench_plot_format(const char *file)
+{
+	const char *dot = strrchr(file, '.');
+
+	if (!dot || dot == file || dot[-1] == '/')
+		return NULL;
+	if (!strcmp(dot, ".svg"))
+		return "svg";
+	if (!strcmp(dot, ".png"))
+		return "png";
+	return NULL;
+}
+
+enum bench_mode bench_order(int i, int warmup_per_mode)
+{
+	int k = i < 2 * warmup_per_mode ? i : i - 2 * warmup_per_mode;
+
+	return k % 4 == 0 || k % 4 == 3 ? BENCH_LEGACY : BENCH_OPTIMIZED;
+}
+
+/* ---- command line ------------------------------------------------------ */
+
+const struct option bench_options[] = {
+	{ "path", required_argument, NULL, 'p' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'W' },
+	{ "plot", required_argument, NULL, 'P' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Does argv element a (an option) take the next element as its value? */
+static bool takes_next(const char *a)
+{
+	size_t len;
+
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] != '-') {
+		/* In a cluster such as -jr, -p/-r take the rest, or the next. */
+		for (a++; *a; a++)
+			if (*a == 'p' || *a == 'r')
+				return a[1] == '\0';
+		return false;
+	}
+	if (strchr(a, '='))
+		return false;
+	/* getopt_long takes unambiguous prefixes: --ru is --runs. */
+	len = strlen(a + 2);
+	for (const struct option *o = bench_options; o->name && len; o++)
+		if (!strncmp(o->name, a + 2, len))
+			return o->has_arg == required_argument;
+	return false;
+}
+
+/*
+ * The first "--" that is not an option's value ends abpath's options:
+ * what follows belongs to the workload, even words that look like ours.
+ * getopt_long would permute them, so split before it runs.
+ */
+int bench_find_dashdash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i;
+		if (takes_next(argv[i]))
+			i++;
+	}
+	return argc;
+}
+
+/* ---- signals ----------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_sig, stop_count;
+static sigset_t bench_sigs, orig_mask;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+	stop_count++;
+}
+
+/* Only there so that SIGCHLD interrupts ppoll(); waitpid() does the rest. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The signals stay blocked except inside ppoll(), so that a signal can
+ * never slip in between "is there a stop request?" and "sleep".  Between
+ * runs they are let through here, briefly.
+ */
+static void signals_take(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&bench_sigs);
+	sigaddset(&bench_sigs, SIGINT);
+	sigaddset(&bench_sigs, SIGTERM);
+	sigaddset(&bench_sigs, SIGHUP);
+	sigaddset(&bench_sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &bench_sigs, &orig_mask);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void signals_poll(void)
+{
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	sigprocmask(SIG_BLOCK, &bench_sigs, NULL);
+}
+
+static void signals_release(void)
+{
+	/* A stop request still pending must count, not kill us by default. */
+	signals_poll();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+}
+
+/* ---- modes ------------------------------------------------------------- */
+
+static struct {
+	bool armed;
+	int n;
+	char path[CTL_MAX_PATHS][CTL_NAME_MAX];
+	char mode[CTL_MAX_PATHS][CTL_NAME_MAX];
+} orig;
+
+static void mode_file(char *buf, size_t len, const char *path)
+{
+	snprintf(buf, len, "%s/%s/mode", ctl_sysfs(), path);
+}
+
+static int save_modes(const struct ctl_paths *p)
+{
+	char file[4096];
+	int err;
+
+	orig.n = 0;
+	for (int i = 0; i < p->n; i++) {
+		err = ctl_path_mode(p->name[i], orig.mode[i], CTL_NAME_MAX);
+		if (err) {
+			mode_file(file, sizeof(file), p->name[i]);
+			return ctl_explain(file, err, false);
+		}
+		ctl_copy(orig.path[i], CTL_NAME_MAX, p->name[i]);
+		orig.n++;
+	}
+	orig.armed = true;
+	return 0;
+}
+
+/* Returns 0, or 1 after saying which path is left in which mode. */
+static int restore_modes(void)
+{
+	char file[4096], now[CTL_NAME_MAX];
+	int ret = 0, err;
+
+	if (!orig.armed)
+		return 0;
+	orig.armed = false;
+	for (int i = 0; i < orig.n; i++) {
+		if (!ctl_path_mode(orig.path[i], now, sizeof(now)) &&
+		    !strcmp(now, orig.mode[i]))
+			continue;
+		mode_file(file, sizeof(file), orig.path[i]);
+		err = ctl_write(file, orig.mode[i]);
+		if (err) {
+			abpath_error("could not restore %s to %s: %s; run "
+				     "'abpath set %s %s'", orig.path[i],
+				     orig.mode[i], strerror(-err), orig.path[i],
+				     orig.mode[i]);
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+/* Last resort for an exit() deep down (out of memory in the emitter). */
+static void restore_at_exit(void)
+{
+	restore_modes();
+}
+
+static int set_mode(const struct ctl_paths *p, enum bench_mode m)
+{
+	const char *mode = bench_mode_name[m];
+	char file[4096], now[CTL_NAME_MAX];
+	int err;
+
+	/*
+	 * One write per path rather than the global mode file: the same
+	 * code then serves one path and "all", and every path is checked.
+	 */
+	for (int i = 0; i < p->n; i++) {
+		mode_file(file, sizeof(file), p->name[i]);
+		err = ctl_write(file, mode);
+		if (err == -EOPNOTSUPP) {
+			abpath_error("the %s algorithm for %s is not "
+				     "implemented in this module version; "
+				     "update the module", mode, p->name[i]);
+			return 1;
+		}
+		if (err)
+			return ctl_explain(file, err, false);
+		/* A module that took the write but did not switch is a bug. */
+		err = ctl_path_mode(p->name[i], now, sizeof(now));
+		if (err)
+			return ctl_explain(file, err, false);
+		if (strcmp(now, mode)) {
+			abpath_error("%s reads '%s' after writing '%s'; the "
+				     "module did not switch", file, now, mode);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- running one workload ---------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+	int fd;		/* our end of the pipe, -1 once at EOF */
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads what is there; returns -1 on error, 0 otherwise. */
+static int buf_fill(struct buf *b)
+{
+	ssize_t r;
+
+	while (b->fd >= 0) {
+		if (b->cap - b->n < 4096) {
+			size_t cap = b->cap ? 2 * b->cap : 8192;
+			char *p;
+
+			if (cap > BENCH_MAX_OUTPUT)
+				return -1;
+			p = realloc(b->p, cap);
+			if (!p)
+				return -1;
+			b->p = p;
+			b->cap = cap;
+		}
+		r = read(b->fd, b->p + b->n, b->cap - b->n - 1);
+		if (r > 0) {
+			b->n += (size_t)r;
+			b->p[b->n] = '\0';
+		} else if (r == 0) {
+			close(b->fd);
+			b->fd = -1;
+		} else if (errno == EINTR) {
+			continue;
+		} else {
+			return errno == EAGAIN ? 0 : -1;
+		}
+	}
+	return 0;
+}
+
+static void child_exec(const struct bench_opts *o, int out, int err)
+{
+	char **argv = calloc((size_t)o->nargs + 3, sizeof(*argv));
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	/* A workload reading the terminal would stop a background bench. */
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	if (!argv)
+		_exit(127);
+	argv[0] = (char *)o->exe;
+	/* -j first: after the user's arguments it could follow a "--". */
+	argv[1] = "-j";
+	for (int i = 0; i < o->nargs; i++)
+		argv[i + 2] = o->args[i];
+	execv(o->exe, argv);
+	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", o->exe,
+		strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Run the workload once, collecting its stdout and stderr, until it
+ * exits.  A stop request turns into SIGTERM (the workloads clean up on
+ * it), then SIGKILL after a grace period or a second request.  Returns 0
+ * with *status set, or 1 after an error message.
+ */
+static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
+		 int *status)
+{
+	int po[2], pe[2], n, got;
+	bool term_sent = false, kill_sent = false;
+	double deadline = 0;
+	struct pollfd fds[2];
+	struct timespec ts;
+	pid_t pid;
+
+	if (pipe2(po, O_CLOEXEC)) {
+		abpath_error("pipe: %s", strerror(errno));
+		return 1;
+	}
+	if (pipe2(pe, O_CLOEXEC)) {
+		abpath_error("pipe: %s", strerror(errno));
+		close(po[0]);
+		close(po[1]);
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		abpath_error("fork: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			close(po[i]);
+			close(pe[i]);
+		}
+		return 1;
+	}
+	if (pid == 0)
+		child_exec(o, po[1], pe[1]);
+	close(po[1]);
+	close(pe[1]);
+	out->fd = po[0];
+	err->fd = pe[0];
+	fcntl(po[0], F_SETFL, O_NONBLOCK);
+	fcntl(pe[0], F_SETFL, O_NONBLOCK);
+
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got == pid)
+			break;
+		if (stop_sig && !term_sent) {
+			kill(pid, SIGTERM);
+			term_sent = true;
+			deadline = mono_now() + BENCH_KILL_GRACE_S;
+		}
+		if (term_sent && !kill_sent &&
+		    (stop_count > 1 || mono_now() >= deadline)) {
+			kill(pid, SIGKILL);
+			kill_sent = true;
+		}
+		n = 0;
+		if (out->fd >= 0)
+			fds[n++] = (struct pollfd){ out->fd, POLLIN, 0 };
+		if (err->fd >= 0)
+			fds[n++] = (struct pollfd){ err->fd, POLLIN, 0 };
+		ts = (struct timespec){ 1, 0 };
+		/* Signals are let in only while we sleep here. */
+		if (ppoll(fds, (nfds_t)n, term_sent ? &ts : NULL,
+			  &orig_mask) < 0 && errno != EINTR) {
+			abpath_error("ppoll: %s", strerror(errno));
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return 1;
+		}
+		if (buf_fill(out) || buf_fill(err)) {
+			/* Too much output: no report; stop it, keep reaping. */
+			if (!term_sent)
+				kill(pid, SIGKILL);
+			term_sent = kill_sent = true;
+			close(out->fd);
+			close(err->fd);
+			out->fd = err->fd = -1;
+		}
+	}
+	/*
+	 * Take what is left, but do not wait for EOF: a grandchild that
+	 * outlived the workload may hold the pipes open.
+	 */
+	buf_fill(out);
+	buf_fill(err);
+	if (out->fd >= 0)
+		close(out->fd);
+	if (err->fd >= 0)
+		close(err->fd);
+	out->fd = err->fd = -1;
+	return 0;
+}
+
+/* The workload's standard error under the error line, indented. */
+static void show_stderr(const char *text)
+{
+	const char *line = text, *nl;
+
+	if (!text || !*text) {
+		fputs("  (nothing on its standard error)\n", stderr);
+		return;
+	}
+	while (*line) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "  %.*s\n", (int)(nl ? nl - line : (long)strlen(line)),
+			line);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
+/* Check the report and take what the bench needs from it. */
+static int take_report(struct bench *b, const char *what, struct buf *out,
+		       struct buf *err, struct bench_sample *smp)
+{
+	json_t *rep, *v, *passed;
+	json_error_t jerr;
+
+	rep = json_loadb(out->p ? out->p : "", out->n, 0, &jerr);
+	v = rep ? json_object_get(rep, "value") : NULL;
+	if (!json_is_object(rep) || !json_is_number(v)) {
+		abpath_error("%s: %s printed no JSON report with a \"value\" "
+			     "(%s); is it an abpath workload? Its standard "
+			     "error:", what, b->o->workload,
+			     rep ? "not an object with a number \"value\""
+				 : jerr.text);
+		show_stderr(err->p);
+		json_decref(rep);
+		return 1;
+	}
+	passed = json_object_get(json_object_get(rep, "checks"), "passed");
+	if (!json_is_true(passed)) {
+		abpath_error("%s: %s reported a failed check (checks.passed "
+			     "is %s); its standard error:", what,
+			     b->o->workload, passed ? "false" : "missing");
+		show_stderr(err->p);
+		json_decref(rep);
+		return 1;
+	}
+	smp->value = json_number_value(v);
+	smp->results = json_incref(json_object_get(rep, "results"));
+	if (!b->metric) {
+		const char *name = json_string_value(json_object_get(rep, "workload"));
+		const char *metric = json_string_value(json_object_get(rep, "metric"));
+		const char *unit = json_string_value(json_object_get(rep, "unit"));
+
+		b->workload_name = strdup(name ? name : b->o->workload);
+		b->metric = strdup(metric ? metric : "value");
+		b->unit = strdup(unit ? unit : "");
+		if (!b->workload_name || !b->metric || !b->unit) {
+			abpath_error("out of memory");
+			json_decref(smp->results);
+			json_decref(rep);
+			return 1;
+		}
+		/* A workload that does not say is taken to time something. */
+		v = json_object_get(rep, "lower_is_better");
+		b->lower_is_better = !json_is_false(v);
+	}
+	json_decref(rep);
+	return 0;
+}
+
+static const struct stat_entry *find_entry(const struct stat_set *s,
+					   const struct stat_entry *e)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].path, e->path) &&
+		    !strcmp(s->e[i].mode, e->mode) &&
+		    !strcmp(s->e[i].counter, e->counter))
+			return &s->e[i];
+	return NULL;
+}
+
+static bool is_max_counter(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 4 && !strcmp(name + n - 4, "_max");
+}
+
+/*
+ * {path: {counter: delta}} for the benched paths in the mode that ran.
+ * A maximum (ns_max, any "*_max") is its value after the run: a
+ * difference of maxima means nothing.  A counter that went down was reset
+ * during the run, and has no delta (null).
+ */
+static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
+			      const struct stat_set *before,
+			      const struct stat_set *after)
+{
+	json_t *all = json_object(), *per;
+	const struct stat_entry *e, *prev;
+
+	for (int i = 0; i < p->n; i++) {
+		per = json_object();
+		for (size_t j = 0; j < after->n; j++) {
+			e = &after->e[j];
+			if (strcmp(e->path, p->name[i]) || strcmp(e->mode, mode))
+				continue;
+			prev = find_entry(before, e);
+			if (is_max_counter(e->counter) || !prev)
+				json_object_set_new(per, e->counter,
+						    json_integer((json_int_t)e->value));
+			else if (e->value >= prev->value)
+				json_object_set_new(per, e->counter,
+						    json_integer((json_int_t)
+							(e->value - prev->value)));
+			else
+				json_object_set_new(per, e->counter, json_null());
+		}
+		json_object_set_new(all, p->name[i], per);
+	}
+	return all;
+}
+
+static int run_one(struct bench *b, int i)
+{
+	struct bench_sample *smp = &b->s[b->done];
+	struct stat_set before = { 0 }, after = { 0 };
+	struct buf out = { .fd = -1 }, err = { .fd = -1 };
+	enum bench_mode m = bench_order(i, b->o->warmup);
+	char what[128];
+	int ret, status;
+
+	snprintf(what, sizeof(what), "run %d of %d (%s%s)", i + 1, b->total,
+		 bench_mode_name[m], i < 2 * b->o->warmup ? ", warm-up" : "");
+	fprintf(stderr, "abpath: bench: %s\n", what);
+	ret = set_mode(&b->paths, m);
+	if (!ret)
+		ret = stats_read(&before);
+	if (!ret)
+		ret = spawn(b->o, &out, &err, &status);
+	/*
+	 * Ctrl-C reaches the workload too; if it died of it before our own
+	 * signal got in, this is an interruption, not a failed run.
+	 */
+	signals_poll();
+	if (ret || stop_sig)
+		goto out;
+	ret = stats_read(&after);
+	if (ret)
+		goto out;
+	if (WIFSIGNALED(status)) {
+		abpath_error("%s: %s was killed by signal %d (%s); its "
+			     "standard error:", what, b->o->workload,
+			     WTERMSIG(status), strsignal(WTERMSIG(status)));
+		show_stderr(err.p);
+		ret = 1;
+		goto out;
+	}
+	if (WEXITSTATUS(status)) {
+		abpath_error("%s: %s exited with status %d; its standard "
+			     "error:", what, b->o->workload, WEXITSTATUS(status));
+		show_stderr(err.p);
+		ret = 1;
+		goto out;
+	}
+	ret = take_report(b, what, &out, &err, smp);
+	if (ret)
+		goto out;
+	/* A successful run's warnings still belong to the user. */
+	if (err.n)
+		fputs(err.p, stderr);
+	smp->index = i + 1;
+	smp->mode = m;
+	smp->warmup = i < 2 * b->o->warmup;
+	smp->counters = counter_deltas(&b->paths, bench_mode_name[m], &before,
+				       &after);
+	b->done++;
+out:
+	stats_free(&before);
+	stats_free(&after);
+	free(out.p);
+	free(err.p);
+	return ret;
+}
+
+/* ---- the bench --------------------------------------------------------- */
+
+static void bench_free(struct bench *b)
+{
+	for (int i = 0; i < b->done; i++) {
+		json_decref(b->s[i].counters);
+		json_decref(b->s[i].results);
+	}
+	free(b->s);
+	free(b->workload_name);
+	free(b->metric);
+	free(b->unit);
+}
+
+int bench_run(const struct bench_opts *o)
+{
+	struct bench b = { .o = o };
+	struct stat_set probe = { 0 };
+	int ret, i, rret;
+
+	if (o->plot && !bench_find_gnuplot()) {
+		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
+		return 1;
+	}
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
+	if (!strcmp(o->path, "all")) {
+		ctl_path_names(&b.paths);
+	} else {
+		b.paths.n = 1;
+		ctl_copy(b.paths.name[0], CTL_NAME_MAX, o->path);
+	}
+	/* Fail on a missing debugfs now, not after the first run. */
+	ret = stats_read(&probe);
+	stats_free(&probe);
+	if (ret)
+		return ret;
+
+	b.total = 2 * (o->warmup + o->runs);
+	b.s = calloc((size_t)b.total, sizeof(*b.s));
+	if (!b.s) {
+		abpath_error("out of memory");
+		return 1;
+	}
+	signals_take();
+	ret = save_modes(&b.paths);
+	if (!ret)
+		atexit(restore_at_exit);
+	for (i = 0; !ret && i < b.total; i++) {
+		signals_poll();
+		if (stop_sig)
+			break;
+		ret = run_one(&b, i);
+		if (stop_sig)
+			break;
+	}
+	rret = restore_modes();
+	signals_release();
+
+	if (stop_sig) {
+		fprintf(stderr, "abpath: bench: interrupted by %s in run %d "
+			"of %d", stop_sig == SIGINT ? "SIGINT" :
+			stop_sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+			i < b.total ? i + 1 : b.total, b.total);
+		for (int k = 0; k < orig.n && !rret; k++)
+			fprintf(stderr, "%s %s to %s", k ? "," : "; restored",
+				orig.path[k], orig.mode[k]);
+		fputc('\n', stderr);
+		ret = 128 + stop_sig;
+	} else if (!ret) {
+		ret = bench_report(&b);
+	}
+	bench_free(&b);
+	return ret ? ret : rret;
+}
