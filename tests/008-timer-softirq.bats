@@ -44,6 +44,11 @@ rate() {
 	[ "$(counter timer_softirq legacy mismatches)" -eq 0 ]
 }
 
+@test "timers fire on time, none early, in both modes and while toggling" {
+	# One tick, plus one more for a vCPU thread the host delayed (TCG).
+	in_each_mode timer_softirq "$T/timers" fire -t all --slack-us 4000
+}
+
 @test "an idle CPU's tick stays stopped in both modes" {
 	for m in optimized legacy; do
 		write_file "$SYS/timer_softirq/mode" "$m"

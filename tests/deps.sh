@@ -8,7 +8,7 @@ set -euo pipefail
 
 case ${1:-} in
 build) need_pkgs gcc make pkg-config libkmod-dev libjansson-dev zlib1g-dev ;;
-host) need_pkgs dkms bats bats-support bats-assert jq util-linux bsdutils perl man-db gcc libc6-dev ;;
+host) need_pkgs gnuplot-nox dkms bats bats-support bats-assert jq util-linux bsdutils perl man-db gcc libc6-dev ;;
 # Debian's own newest 6.12 headers, for the DKMS skip test; prints the path.
 stock-headers)
 	pkg=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' 2>/dev/null |

@@ -79,3 +79,18 @@ stop_toggler() {
 	TOGGLER=
 	echo optimized >"$SYS/mode"
 }
+
+# in_each_mode PATH CMD...: CMD must succeed with PATH optimized, legacy,
+# and flipping between them, and the legacy cross-checks must agree.
+in_each_mode() {
+	local path=$1
+	shift
+	write_file "$SYS/$path/mode" optimized
+	run -0 "$@"
+	write_file "$SYS/$path/mode" legacy
+	run -0 "$@"
+	start_toggler "$path"
+	run -0 "$@"
+	stop_toggler
+	[ "$(counter "$path" legacy mismatches)" -eq 0 ]
+}

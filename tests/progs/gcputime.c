@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gcputime: checks the thread-group CPU time that times(), getrusage() and
+ * CLOCK_PROCESS_CPUTIME_ID report (thread_group_cputime(), the
+ * group_cputime path) for consistency, whatever its mode.
+ *
+ *   gcputime monotonic [-n THREADS] [-t SECONDS]
+ *   gcputime proc [-n THREADS] [-r ROUNDS]
+ *   gcputime rusage [-t MS] [--tick-us US]
+ *
+ * Exit 0 with one summary line, 1 on a wrong answer ("gcputime: error:
+ * ..." names it), 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define fail(...) do {							\
+	fprintf(stderr, "gcputime: error: " __VA_ARGS__);		\
+	fputc('\n', stderr);						\
+	exit(1);							\
+} while (0)
+
+#define USAGE								\
+	"usage: gcputime monotonic [-n THREADS] [-t SECONDS]\n"		\
+	"       gcputime proc [-n THREADS] [-r ROUNDS]\n"		\
+	"       gcputime rusage [-t MS] [--tick-us US]\n"
+
+static void usage(void)
+{
+	fputs(USAGE, stderr);
+	exit(2);
+}
+
+static double num(const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "gcputime: bad number '%s' (%g..%g)\n", s, min, max);
+		usage();
+	}
+	return v;
+}
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		fail("clock_gettime(%d): %s", (int)clk, strerror(errno));
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int64_t tv_us(struct timeval tv)
+{
+	return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static atomic_int stop;
+static pthread_barrier_t go;
+
+static void *burn(void *arg __attribute__((unused)))
+{
+	volatile unsigned long x = 0;
+
+	pthread_barrier_wait(&go);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+		x++;
+	return NULL;
+}
+
+static void spawn(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	if (pthread_create(t, NULL, fn, arg))
+		fail("pthread_create");
+}
+
+/*
+ * Every reading is a fresh sum over the live threads' runtimes (each only
+ * grows) plus the exited ones'; utime and stime are that sum split by
+ * cputime_adjust(), which clamps against the last split it handed out so
+ * neither goes backwards. Each reader checks every value against its own
+ * previous one: a sampler that read a thread's runtime twice, or once with
+ * and once without its pending part, shows up here.
+ */
+struct reader {
+	pthread_t t;
+	int id;
+	long n;
+};
+
+#define MONO(what, prev, cur, unit) do {				\
+	if ((cur) < (prev))						\
+		fail("monotonic: reader %d: %s went backwards: %lld -> %lld %s", \
+		     r->id, what, (long long)(prev), (long long)(cur), unit); \
+	(prev) = (cur);							\
+} while (0)
+
+static void *read_loop(void *arg)
+{
+	struct reader *r = arg;
+	int64_t tu = 0, ts = 0, tsum = 0, ru = 0, rs = 0, rsum = 0, clk = 0, v;
+	struct rusage usage;
+	struct tms t;
+
+	pthread_barrier_wait(&go);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		if (times(&t) == (clock_t)-1)
+			fail("times: %s", strerror(errno));
+		MONO("times() tms_utime", tu, (int64_t)t.tms_utime, "ticks");
+		MONO("times() tms_stime", ts, (int64_t)t.tms_stime, "ticks");
+		MONO("times() utime+stime", tsum, (int64_t)(t.tms_utime + t.tms_stime), "ticks");
+		if (getrusage(RUSAGE_SELF, &usage))
+			fail("getrusage: %s", strerror(errno));
+		MONO("getrusage() ru_utime", ru, tv_us(usage.ru_utime), "us");
+		MONO("getrusage() ru_stime", rs, tv_us(usage.ru_stime), "us");
+		v = tv_us(usage.ru_utime) + tv_us(usage.ru_stime);
+		MONO("getrusage() utime+stime", rsum, v, "us");
+		v = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+		MONO("CLOCK_PROCESS_CPUTIME_ID", clk, v, "ns");
+		r->n++;
+	}
+	return NULL;
+}
+
+static int cmd_monotonic(int argc, char **argv)
+{
+	int n = 2 * online_cpus(), busy, i, opt;
+	double secs = 1.0;
+	struct reader *rd;
+	pthread_t *bt;
+	long total = 0;
+
+	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
+		switch (opt) {
+		case 'n': n = (int)num(optarg, 2, 1024); break;
+		case 't': secs = num(optarg, 0.01, 60); break;
+		default: usage();
+		}
+	}
+	if (argc != optind)
+		usage();
+	busy = n / 2;
+	bt = calloc(busy, sizeof(*bt));
+	rd = calloc(n - busy, sizeof(*rd));
+	if (!bt || !rd)
+		fail("out of memory");
+	pthread_barrier_init(&go, NULL, n + 1);
+	for (i = 0; i < busy; i++)
+		spawn(&bt[i], burn, NULL);
+	for (i = 0; i < n - busy; i++) {
+		rd[i].id = i;
+		spawn(&rd[i].t, read_loop, &rd[i]);
+	}
+	pthread_barrier_wait(&go);
+	sleep_ns((int64_t)(secs * 1e9));
+	atomic_store(&stop, 1);
+	for (i = 0; i < busy; i++)
+		pthread_join(bt[i], NULL);
+	for (i = 0; i < n - busy; i++) {
+		pthread_join(rd[i].t, NULL);
+		total += rd[i].n;
+	}
+	free(bt);
+	free(rd);
+	printf("gcputime monotonic: %d threads (%d busy, %d reading), %.2f s, %ld readings x 7 values, none decreased\n",
+	       n, busy, n - busy, secs, total);
+	return 0;
+}
+
+/* Sum of utime+stime (clock ticks) over /proc/self/task/, and its count. */
+static long long proc_ticks(int *nthreads)
+{
+	char path[300], buf[1024], *p, *tok, *save;
+	long long sum = 0;
+	struct dirent *de;
+	int fd, field;
+	ssize_t len;
+	DIR *d;
+
+	d = opendir("/proc/self/task");
+	if (!d)
+		fail("/proc/self/task: %s", strerror(errno));
+	*nthreads = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			fail("%s: %s", path, strerror(errno));
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			fail("%s: empty", path);
+		buf[len] = 0;
+		/* comm (field 2) may hold spaces: count from its ')'. */
+		p = strrchr(buf, ')');
+		if (!p)
+			fail("%s: no ')'", path);
+		field = 3;
+		for (tok = strtok_r(p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save), field++)
+			if (field == 14 || field == 15)
+				sum += strtoll(tok, NULL, 10);
+		if (field <= 15)
+			fail("%s: only %d fields", path, field - 1);
+		(*nthreads)++;
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * times() is the group's runtime T split by cputime_adjust() into utime and
+ * stime (their sum is exactly T), each truncated to clock ticks; /proc
+ * gives each thread's pair the same way. No thread exits in the window
+ * (times() would keep its time, /proc would lose it), and runtimes only
+ * grow, so T lies between the threads' runtimes summed before and after.
+ * Truncation is all that moves the numbers: times() loses under 2 ticks
+ * (two fields), so times() >= before - 1; each thread's pair loses under 2,
+ * so times() <= after + 2 per thread - 1. Bounds used: before - 2 and
+ * after + 2 per thread + 1 (T as legacy mode samples it also holds the
+ * running threads' pending runtime, but that is committed as it is read,
+ * so /proc sees it afterwards). A thread counted twice or missed shows up
+ * once threads have run for more than the slack (2 ticks each).
+ */
+static int cmd_proc(int argc, char **argv)
+{
+	int n = online_cpus() + 1, rounds = 50, i, opt, nt, nt2;
+	long long before, after, mid = 0, slack, lo = 0, hi = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	pthread_t *bt;
+	struct tms t;
+
+	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
+		switch (opt) {
+		case 'n': n = (int)num(optarg, 1, 1024); break;
+		case 'r': rounds = (int)num(optarg, 1, 100000); break;
+		default: usage();
+		}
+	}
+	if (argc != optind)
+		usage();
+	bt = calloc(n, sizeof(*bt));
+	if (!bt)
+		fail("out of memory");
+	pthread_barrier_init(&go, NULL, n + 1);
+	for (i = 0; i < n; i++)
+		spawn(&bt[i], burn, NULL);
+	pthread_barrier_wait(&go);
+	for (i = 0; i < rounds; i++) {
+		/* Let CPU time pile up between rounds. */
+		sleep_ns(10000000);
+		before = proc_ticks(&nt);
+		if (times(&t) == (clock_t)-1)
+			fail("times: %s", strerror(errno));
+		mid = (long long)t.tms_utime + t.tms_stime;
+		after = proc_ticks(&nt2);
+		if (nt != n + 1 || nt2 != n + 1)
+			fail("proc: /proc/self/task lists %d then %d threads, expected %d",
+			     nt, nt2, n + 1);
+		slack = 2 * nt + 1;
+		if (mid < before - 2 || mid > after + slack)
+			fail("proc: round %d: times() says %lld ticks, /proc/self/task sums %lld before and %lld after (allowed -2..+%lld)",
+			     i, mid, before, after, slack);
+		if (i == 0 || mid - before < lo)
+			lo = mid - before;
+		if (i == 0 || mid - after > hi)
+			hi = mid - after;
+	}
+	atomic_store(&stop, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(bt[i], NULL);
+	free(bt);
+	printf("gcputime proc: %d busy threads, %d rounds, %lld ticks at %ld Hz; times() - /proc before >= %+lld (allowed -2), - after <= %+lld (allowed +%d)\n",
+	       n, rounds, mid, hz, lo, hi, 2 * (n + 1) + 1);
+	return 0;
+}
+
+struct report {
+	int64_t ru_us;		/* getrusage(RUSAGE_SELF) utime+stime */
+	int64_t clk_ns;		/* CLOCK_PROCESS_CPUTIME_ID */
+};
+
+static int64_t burn_ns;
+
+/* Burn until this thread's own clock passes burn_ns, then sleep forever. */
+static void *burn_then_sleep(void *arg __attribute__((unused)))
+{
+	volatile unsigned long x = 0;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < 100000; i++)
+			x++;
+		if (now_ns(CLOCK_THREAD_CPUTIME_ID) >= burn_ns)
+			break;
+	}
+	pthread_barrier_wait(&go);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * A child burns MS ms of CPU in two threads, which then sleep (alive, their
+ * runtime committed), and reports its own view of its CPU time just before
+ * _exit(). What wait4() and RUSAGE_CHILDREN then say must follow: at least
+ * what the child last saw (utime and stime never go backwards, 1 ms for
+ * microsecond rounding), at most 20 ms more (the exit path of three
+ * threads). getrusage() vs the clock, read back to back: cputime_adjust()
+ * makes utime+stime equal the summed runtime, but allow 3 ticks per thread
+ * (--tick-us, 4000 at HZ=250) for a sampler that lags by a tick or two.
+ */
+static int cmd_rusage(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "tick-us", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ms = 400, opt, fd[2], status, threads = 3;
+	int64_t tick_us = 4000, w, dchildren, diff;
+	struct rusage c0, c1, ru;
+	struct report rep;
+	pid_t pid;
+
+	while ((opt = getopt_long(argc, argv, "t:", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 't': ms = (int)num(optarg, 2, 60000); break;
+		case 'T': tick_us = (int64_t)num(optarg, 0, 1000000); break;
+		default: usage();
+		}
+	}
+	if (argc != optind)
+		usage();
+	if (getrusage(RUSAGE_CHILDREN, &c0) || pipe(fd))
+		fail("getrusage/pipe: %s", strerror(errno));
+	burn_ns = ms * 500000LL;
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		pthread_t t[2];
+		struct rusage self;
+
+		pthread_barrier_init(&go, NULL, 3);
+		spawn(&t[0], burn_then_sleep, NULL);
+		spawn(&t[1], burn_then_sleep, NULL);
+		pthread_barrier_wait(&go);
+		getrusage(RUSAGE_SELF, &self);
+		rep.ru_us = tv_us(self.ru_utime) + tv_us(self.ru_stime);
+		rep.clk_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+		if (write(fd[1], &rep, sizeof(rep)) != sizeof(rep))
+			_exit(3);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &rep, sizeof(rep)) != sizeof(rep))
+		fail("rusage: child did not report");
+	if (wait4(pid, &status, 0, &ru) != pid)
+		fail("wait4: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("rusage: child failed (status 0x%x)", status);
+	getrusage(RUSAGE_CHILDREN, &c1);
+	w = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
+	dchildren = tv_us(c1.ru_utime) + tv_us(c1.ru_stime) -
+		    tv_us(c0.ru_utime) - tv_us(c0.ru_stime);
+
+	/* Its threads' own clocks passed MS/2 each: the group has MS. */
+	if (rep.clk_ns < ms * 1000000LL)
+		fail("rusage: child's CPU clock %.3f ms < the %d ms its threads burned",
+		     rep.clk_ns / 1e6, ms);
+	diff = rep.ru_us - rep.clk_ns / 1000;
+	if (diff > threads * 3 * tick_us || -diff > threads * 3 * tick_us)
+		fail("rusage: child's getrusage() %.3f ms vs CPU clock %.3f ms: differ by more than %lld ms",
+		     rep.ru_us / 1e3, rep.clk_ns / 1e6, (long long)(threads * 3 * tick_us / 1000));
+	if (w < rep.ru_us - 1000 || w > rep.ru_us + 20000)
+		fail("rusage: wait4() says %.3f ms, the child last saw %.3f ms (allowed -1..+20 ms)",
+		     w / 1e3, rep.ru_us / 1e3);
+	if (dchildren < w - 1000 || dchildren > w + 1000)
+		fail("rusage: RUSAGE_CHILDREN grew by %.3f ms, wait4() reported %.3f ms",
+		     dchildren / 1e3, w / 1e3);
+	printf("gcputime rusage: child %d ms in 2 threads; getrusage %.3f ms, clock %.3f ms, wait4 %.3f ms (%+.3f), RUSAGE_CHILDREN %+.3f ms\n",
+	       ms, rep.ru_us / 1e3, rep.clk_ns / 1e6, w / 1e3, (w - rep.ru_us) / 1e3,
+	       dchildren / 1e3);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "monotonic"))
+		return cmd_monotonic(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "proc"))
+		return cmd_proc(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "rusage"))
+		return cmd_rusage(argc - 1, argv + 1);
+	usage();
+	return 2;
+}

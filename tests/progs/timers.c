@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timers: checks that timers expire when promised, whatever the mode of
+ * timer_softirq (which decides on each tick whether TIMER_SOFTIRQ runs).
+ *
+ *   timers fire [-k K] [-t timerfd|nanosleep|itimer|all] [--tick-us US]
+ *               [--slack-us US]
+ *
+ * K timers (default 8) with distinct relative expiries 20, 27, 34, ... ms
+ * (spread over at most 200 ms) of one kind (default all, one after the
+ * other): timerfd (CLOCK_MONOTONIC, absolute, one-shot, all armed at
+ * once), nanosleep (one thread per timer, all sleeping at once), itimer
+ * (ITIMER_REAL one-shots, one at a time, SIGALRM taken by sigtimedwait()).
+ * Each must fire, never before its expiry, and at most --tick-us (4000,
+ * one tick at HZ=250) + --slack-us (0) after it. Exit 0 with one summary
+ * line (min/median/max lateness per kind), 1 naming the first timer that
+ * was early, too late or never fired (given up 2 s after its expiry), 2 on
+ * usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define fail(...) do {							\
+	fprintf(stderr, "timers: error: " __VA_ARGS__);			\
+	fputc('\n', stderr);						\
+	exit(1);							\
+} while (0)
+
+#define USAGE								\
+	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|all] [--tick-us US]\n" \
+	"                   [--slack-us US]\n"
+
+#define MAXK	64
+#define GIVEUP	2000000000LL	/* ns past the expiry */
+
+static int k = 8;
+static int64_t dur[MAXK];	/* relative expiry, ns */
+static int64_t late[MAXK];	/* ns past the expiry */
+static atomic_int fired[MAXK];
+
+static void usage(void)
+{
+	fputs(USAGE, stderr);
+	exit(2);
+}
+
+static double num(const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "timers: bad number '%s' (%g..%g)\n", s, min, max);
+		usage();
+	}
+	return v;
+}
+
+static int64_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct timespec ts_of(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	return ts;
+}
+
+/*
+ * timerfd: an hrtimer at an absolute CLOCK_MONOTONIC time, no slack
+ * added; the fd turns readable when it runs. Several may turn readable
+ * in one poll(): they all get that poll's return time.
+ */
+static void run_timerfd(void)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	struct pollfd pfd[MAXK];
+	int64_t t0, expiry[MAXK], t, deadline;
+	int i, left = k, ms;
+	uint64_t n;
+
+	for (i = 0; i < k; i++) {
+		pfd[i].fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (pfd[i].fd < 0)
+			fail("timerfd_create: %s", strerror(errno));
+		pfd[i].events = POLLIN;
+	}
+	t0 = now();
+	for (i = 0; i < k; i++) {
+		expiry[i] = t0 + dur[i];
+		its.it_value = ts_of(expiry[i]);
+		if (timerfd_settime(pfd[i].fd, TFD_TIMER_ABSTIME, &its, NULL))
+			fail("timerfd_settime: %s", strerror(errno));
+	}
+	deadline = t0 + dur[k - 1] + GIVEUP;
+	while (left > 0) {
+		t = now();
+		if (t >= deadline)
+			break;
+		ms = (int)((deadline - t + 999999) / 1000000);
+		if (poll(pfd, k, ms) < 0 && errno != EINTR)
+			fail("poll: %s", strerror(errno));
+		t = now();
+		for (i = 0; i < k; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & POLLIN))
+				continue;
+			if (read(pfd[i].fd, &n, sizeof(n)) != sizeof(n))
+				fail("timerfd %d: read: %s", i, strerror(errno));
+			if (n != 1)
+				fail("timerfd %d: one-shot expired %llu times",
+				     i, (unsigned long long)n);
+			late[i] = t - expiry[i];
+			atomic_store(&fired[i], 1);
+			close(pfd[i].fd);
+			pfd[i].fd = -1;	/* poll() skips it from now on */
+			left--;
+		}
+	}
+}
+
+/*
+ * nanosleep: relative CLOCK_MONOTONIC hrtimer from the moment of the call,
+ * so the clock read just before it is an earlier start and the sleep must
+ * last at least the duration from there. The kernel adds the thread's
+ * timer slack (50 us by default) to let expiries coalesce.
+ */
+static sem_t woke;
+static pthread_barrier_t go;
+
+static void *sleeper(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+	struct timespec ts = ts_of(dur[i]);
+	int64_t t0;
+
+	pthread_barrier_wait(&go);
+	t0 = now();
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	late[i] = now() - (t0 + dur[i]);
+	atomic_store(&fired[i], 1);
+	sem_post(&woke);
+	return NULL;
+}
+
+static void run_nanosleep(void)
+{
+	pthread_t t[MAXK];
+	struct timespec dl;
+	int64_t deadline;
+	int i;
+
+	sem_init(&woke, 0, 0);
+	pthread_barrier_init(&go, NULL, k + 1);
+	for (i = 0; i < k; i++)
+		if (pthread_create(&t[i], NULL, sleeper, (void *)(intptr_t)i))
+			fail("pthread_create");
+	pthread_barrier_wait(&go);
+	deadline = now() + dur[k - 1] + GIVEUP;
+	dl = ts_of(deadline);
+	for (i = 0; i < k; i++) {
+		while (sem_clockwait(&woke, CLOCK_MONOTONIC, &dl)) {
+			if (errno == ETIMEDOUT)
+				return;	/* threads still asleep: reported below */
+			if (errno != EINTR)
+				fail("sem_clockwait: %s", strerror(errno));
+		}
+	}
+	for (i = 0; i < k; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&go);
+	sem_destroy(&woke);
+}
+
+/*
+ * ITIMER_REAL: a CLOCK_MONOTONIC hrtimer that sends SIGALRM to the
+ * process; armed relative to the call, so again the clock read before
+ * setitimer() is an earlier start. SIGALRM stays blocked and is taken by
+ * sigtimedwait(), which also bounds the wait.
+ */
+static void run_itimer(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+	struct timespec to;
+	siginfo_t info;
+	sigset_t set;
+	int64_t t0;
+	int i, r;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	for (i = 0; i < k; i++) {
+		it.it_value.tv_sec = dur[i] / 1000000000;
+		it.it_value.tv_usec = dur[i] % 1000000000 / 1000;
+		to = ts_of(dur[i] + GIVEUP);
+		t0 = now();
+		if (setitimer(ITIMER_REAL, &it, NULL))
+			fail("setitimer: %s", strerror(errno));
+		do
+			r = sigtimedwait(&set, &info, &to);
+		while (r < 0 && errno == EINTR);
+		if (r < 0) {
+			if (errno == EAGAIN)
+				return;	/* never fired: reported below */
+			fail("sigtimedwait: %s", strerror(errno));
+		}
+		late[i] = now() - (t0 + dur[i]);
+		atomic_store(&fired[i], 1);
+	}
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Check every timer of one kind in expiry order; return its stats. */
+static void check(const char *kind, int64_t bound, char *out, size_t len)
+{
+	int64_t sorted[MAXK];
+	int i;
+
+	for (i = 0; i < k; i++) {
+		if (!atomic_load(&fired[i]))
+			fail("%s timer %d (expiry %.3f ms) never fired (gave up %.0f s after its expiry)",
+			     kind, i, dur[i] / 1e6, GIVEUP / 1e9);
+		if (late[i] < 0)
+			fail("%s timer %d (expiry %.3f ms) fired %.3f ms early",
+			     kind, i, dur[i] / 1e6, -late[i] / 1e6);
+		if (late[i] > bound)
+			fail("%s timer %d (expiry %.3f ms) fired %lld us late, bound %lld us",
+			     kind, i, dur[i] / 1e6, (long long)(late[i] / 1000),
+			     (long long)(bound / 1000));
+		sorted[i] = late[i];
+	}
+	qsort(sorted, k, sizeof(sorted[0]), cmp64);
+	snprintf(out, len, "%s %lld/%lld/%lld", kind, (long long)(sorted[0] / 1000),
+		 (long long)(sorted[k / 2] / 1000), (long long)(sorted[k - 1] / 1000));
+}
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+} kinds[] = {
+	{ "timerfd", run_timerfd },
+	{ "nanosleep", run_nanosleep },
+	{ "itimer", run_itimer },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "tick-us", required_argument, NULL, 'T' },
+		{ "slack-us", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int64_t tick_us = 4000, slack_us = 0, step;
+	const char *kind = "all";
+	char stats[3][64], line[256];
+	unsigned int j, ran = 0;
+	int i, opt;
+
+	if (argc < 2 || strcmp(argv[1], "fire"))
+		usage();
+	argc--;
+	argv++;
+	while ((opt = getopt_long(argc, argv, "k:t:", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'k': k = (int)num(optarg, 1, MAXK); break;
+		case 't': kind = optarg; break;
+		case 'T': tick_us = (int64_t)num(optarg, 0, 10000000); break;
+		case 'S': slack_us = (int64_t)num(optarg, 0, 10000000); break;
+		default: usage();
+		}
+	}
+	if (argc != optind)
+		usage();
+
+	/* 20 ms up, 7 ms apart, squeezed to fit 200 ms if K is large. */
+	step = 7000000;
+	if (k > 1 && 180000000 / (k - 1) < step)
+		step = 180000000 / (k - 1);
+	for (i = 0; i < k; i++)
+		dur[i] = 20000000 + i * step;
+
+	for (j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
+		if (strcmp(kind, "all") && strcmp(kind, kinds[j].name))
+			continue;
+		for (i = 0; i < k; i++)
+			atomic_store(&fired[i], 0);
+		kinds[j].run();
+		check(kinds[j].name, (tick_us + slack_us) * 1000, stats[ran], sizeof(stats[0]));
+		ran++;
+	}
+	if (!ran)
+		usage();
+	snprintf(line, sizeof(line), "timers fire: %d timers %.0f-%.0f ms, bound %lld us, lateness min/median/max us:",
+		 k, dur[0] / 1e6, dur[k - 1] / 1e6, (long long)(tick_us + slack_us));
+	for (j = 0; j < ran; j++) {
+		strncat(line, j ? ", " : " ", sizeof(line) - strlen(line) - 1);
+		strncat(line, stats[j], sizeof(line) - strlen(line) - 1);
+	}
+	puts(line);
+	return 0;
+}
