@@ -543,12 +543,14 @@ static int do_bench(const struct cmd *c, int argc, char **argv)
 						   "expected a number of runs "
 						   "per mode, at least 2",
 						   optarg);
+			o.runs_given = true;
 			break;
 		case 'W':
 			if (!parse_count(optarg, 0, 100000, &o.warmup))
 				return usage_error(c, "invalid --warmup '%s'; "
 						   "expected a number of runs "
 						   "per mode, 0 or more", optarg);
+			o.warmup_given = true;
 			break;
 		case 'P':
 			if (!bench_plot_format(optarg))
@@ -559,8 +561,19 @@ static int do_bench(const struct cmd *c, int argc, char **argv)
 			o.plot = optarg;
 			break;
 		default:
+			if (bench_form_option(&o, o_, optarg))
+				break;
 			return bad_option(c, o_, argv);
 		}
+	}
+	o.json = json_out;
+	if (o.from || o.suite || o.quick || o.out) {
+		const char *msg = bench_check_forms(&o, split - optind,
+						    split < argc);
+
+		if (msg)
+			return usage_error(c, "%s", msg);
+		return o.from ? bench_from(&o) : bench_suite(&o);
 	}
 	if (optind >= split)
 		return usage_error(c, "no workload given; see 'abpath "
@@ -569,7 +582,6 @@ static int do_bench(const struct cmd *c, int argc, char **argv)
 		return usage_error(c, "unexpected argument '%s'; workload "
 				   "arguments go after '--'", argv[optind + 1]);
 	o.workload = argv[optind];
-	o.json = json_out;
 	o.args = argv + (split < argc ? split + 1 : argc);
 	o.nargs = split < argc ? argc - split - 1 : 0;
 
@@ -665,26 +677,7 @@ static const struct cmd cmds[] = {
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
 	  true },
-	{ "bench", do_bench, "WORKLOAD [--path P] [--runs N] [--warmup N] [-j] "
-	  "[--plot FILE] [-- ARGS]",
-	  "A/B-benchmark a workload, legacy against optimized, interleaved.",
-	  "  -p, --path P     the path to switch: group_cputime, timer_fastpath,\n"
-	  "                   exit_reparent, timer_softirq or all (default: the\n"
-	  "                   one the workload exercises)\n"
-	  "  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
-	  "                   p < 0.05 needs at least 4)\n"
-	  "      --warmup N   discarded runs per mode, first (default 1)\n"
-	  "  -j, --json       JSON output, with every run's value and counters\n"
-	  "      --plot FILE  also plot every run with gnuplot (.svg or .png)\n"
-	  "  -- ARGS          arguments for the workload (bench adds -j)\n"
-	  "\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
-	  "Modes alternate legacy, optimized, optimized, legacy, ... (ABBA),\n"
-	  "warm-ups first.  Every path goes back to its original mode at the end,\n"
-	  "on a failed run, and on SIGINT/SIGTERM (exit 130/143).\n"
-	  "Reported per mode: median, mean with a 95% CI (Student t); the\n"
-	  "legacy/optimized ratio of means with a 95% percentile-bootstrap CI\n"
-	  "(10000 resamples, fixed seed); a two-sided Mann-Whitney U p-value\n"
-	  "(exact up to 10 runs per mode without ties, else normal).\n", true },
+	{ "bench", do_bench, bench_synopsis, bench_summary, bench_help, true },
 	{ "help", do_help, "[COMMAND]",
 	  "Show the help for abpath or for one command.", NULL, false },
 	{ NULL, NULL, NULL, NULL, NULL, false },

@@ -393,7 +393,7 @@ const char *bench_find_gnuplot(void)
 }
 
 /* gnuplot's single-quoted string: only the quote itself is special. */
-static void gp_quote(FILE *f, const char *s)
+void bench_gp_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -410,31 +410,28 @@ static void gp_quote(FILE *f, const char *s)
  * picture), warm-ups hollow and grey, the median as a bar.  The data go
  * inline as datablocks: nothing to clean up in $TMPDIR.
  */
-static void gp_script(FILE *f, const struct bench *b, const struct report *r,
-		      const char *file, const char *fmt)
+struct gp_ctx {
+	const struct bench *b;
+	const struct report *r;
+};
+
+static void gp_script(FILE *f, const void *ctx)
 {
 	static const char *const color[2] = { "#d62728", "#1f77b4" };
+	const struct bench *b = ((const struct gp_ctx *)ctx)->b;
+	const struct report *r = ((const struct gp_ctx *)ctx)->r;
 	char title[512];
 	bool nonneg = true;
 	int k[2] = { 0, 0 }, nwarm = 0;
 
-	fputs("set encoding utf8\n", f);
-	if (!strcmp(fmt, "svg"))
-		fputs("set terminal svg size 720,480 dynamic font 'sans,11' "
-		      "background rgb 'white'\n", f);
-	else
-		fputs("set terminal pngcairo size 720,480 font 'sans,10' "
-		      "background rgb 'white'\n", f);
-	fputs("set output ", f);
-	gp_quote(f, file);
 	snprintf(title, sizeof(title), "%s, %s: %s", b->workload_name,
 		 b->o->path, r->verdict);
-	fputs("\nset title noenhanced ", f);
-	gp_quote(f, title);
+	fputs("set title noenhanced ", f);
+	bench_gp_quote(f, title);
 	snprintf(title, sizeof(title), "%s (%s, %s is better)", b->metric,
 		 b->unit, b->lower_is_better ? "lower" : "higher");
 	fputs("\nset ylabel noenhanced ", f);
-	gp_quote(f, title);
+	bench_gp_quote(f, title);
 	fputs("\nset xrange [0.4:2.6]\nset xtics ('legacy' 1, 'optimized' 2)\n"
 	      "set grid ytics\nset key outside bottom center horizontal\n", f);
 
@@ -476,8 +473,8 @@ static void gp_script(FILE *f, const struct bench *b, const struct report *r,
 	      "lw 2 lc rgb 'black' title 'median'\n", f);
 }
 
-static int plot(const struct bench *b, const struct report *r,
-		const char *file)
+int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
+		  const void *ctx)
 {
 	const char *gp = bench_find_gnuplot(), *fmt = bench_plot_format(file);
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
@@ -511,7 +508,17 @@ static int plot(const struct bench *b, const struct report *r,
 	sigaction(SIGPIPE, &ign, &old);
 	f = fdopen(fds[1], "w");
 	if (f) {
-		gp_script(f, b, r, file, fmt);
+		fputs("set encoding utf8\n", f);
+		if (!strcmp(fmt, "svg"))
+			fputs("set terminal svg size 720,480 dynamic font "
+			      "'sans,11' background rgb 'white'\n", f);
+		else
+			fputs("set terminal pngcairo size 720,480 font "
+			      "'sans,10' background rgb 'white'\n", f);
+		fputs("set output ", f);
+		bench_gp_quote(f, file);
+		fputc('\n', f);
+		write(f, ctx);
 		fclose(f);
 	} else {
 		close(fds[1]);
@@ -546,10 +553,32 @@ int bench_report(const struct bench *b)
 		abpath_error("writing to standard output: %s", strerror(errno));
 		ret = 1;
 	}
-	if (!ret && b->o->plot)
-		ret = plot(b, &r, b->o->plot);
+	if (!ret && b->o->plot) {
+		struct gp_ctx ctx = { b, &r };
+
+		ret = bench_gnuplot(b->o->plot, gp_script, &ctx);
+	}
 out:
 	free(r.m[0].v);
 	free(r.m[1].v);
 	return ret;
+}
+
+json_t *bench_json(const struct bench *b)
+{
+	struct report r = { 0 };
+	json_t *j = NULL;
+	int err;
+
+	err = compute(b, &r);
+	if (err) {
+		abpath_error("computing the statistics: %s", strerror(-err));
+	} else {
+		out_init(true);
+		emit_json(b, &r);
+		j = out_take();
+	}
+	free(r.m[0].v);
+	free(r.m[1].v);
+	return j;
 }

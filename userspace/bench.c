@@ -90,62 +90,11 @@ enum bench_mode bench_order(int i, int warmup_per_mode)
 	return k % 4 == 0 || k % 4 == 3 ? BENCH_LEGACY : BENCH_OPTIMIZED;
 }
 
-/* ---- command line ------------------------------------------------------ */
-
-const struct option bench_options[] = {
-	{ "path", required_argument, NULL, 'p' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, 'W' },
-	{ "plot", required_argument, NULL, 'P' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Does argv element a (an option) take the next element as its value? */
-static bool takes_next(const char *a)
-{
-	size_t len;
-
-	if (a[0] != '-' || !a[1])
-		return false;
-	if (a[1] != '-') {
-		/* In a cluster such as -jr, -p/-r take the rest, or the next. */
-		for (a++; *a; a++)
-			if (*a == 'p' || *a == 'r')
-				return a[1] == '\0';
-		return false;
-	}
-	if (strchr(a, '='))
-		return false;
-	/* getopt_long takes unambiguous prefixes: --ru is --runs. */
-	len = strlen(a + 2);
-	for (const struct option *o = bench_options; o->name && len; o++)
-		if (!strncmp(o->name, a + 2, len))
-			return o->has_arg == required_argument;
-	return false;
-}
-
-/*
- * The first "--" that is not an option's value ends abpath's options:
- * what follows belongs to the workload, even words that look like ours.
- * getopt_long would permute them, so split before it runs.
- */
-int bench_find_dashdash(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return i;
-		if (takes_next(argv[i]))
-			i++;
-	}
-	return argc;
-}
-
 /* ---- signals ----------------------------------------------------------- */
 
 static volatile sig_atomic_t stop_sig, stop_count;
 static sigset_t bench_sigs, orig_mask;
+static int sig_depth;
 
 static void on_stop(int sig)
 {
@@ -197,6 +146,26 @@ static void signals_release(void)
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+}
+
+void bench_signals_begin(void)
+{
+	if (!sig_depth++)
+		signals_take();
+}
+
+void bench_signals_end(void)
+{
+	if (sig_depth > 0 && !--sig_depth)
+		signals_release();
+}
+
+int bench_stop_signal(void)
+{
+	/* Let a pending request in first, if the signals are still ours. */
+	if (sig_depth)
+		signals_poll();
+	return stop_sig;
 }
 
 /* ---- modes ------------------------------------------------------------- */
@@ -598,11 +567,13 @@ static int run_one(struct bench *b, int i)
 	struct stat_set before = { 0 }, after = { 0 };
 	struct buf out = { .fd = -1 }, err = { .fd = -1 };
 	enum bench_mode m = bench_order(i, b->o->warmup);
-	char what[128];
+	char what[256];
 	int ret, status;
 
-	snprintf(what, sizeof(what), "run %d of %d (%s%s)", i + 1, b->total,
-		 bench_mode_name[m], i < 2 * b->o->warmup ? ", warm-up" : "");
+	snprintf(what, sizeof(what), "%s%srun %d of %d (%s%s)",
+		 b->o->label ? b->o->label : "", b->o->label ? ": " : "",
+		 i + 1, b->total, bench_mode_name[m],
+		 i < 2 * b->o->warmup ? ", warm-up" : "");
 	fprintf(stderr, "abpath: bench: %s\n", what);
 	ret = set_mode(&b->paths, m);
 	if (!ret)
@@ -656,7 +627,7 @@ out:
 
 /* ---- the bench --------------------------------------------------------- */
 
-static void bench_free(struct bench *b)
+void bench_free(struct bench *b)
 {
 	for (int i = 0; i < b->done; i++) {
 		json_decref(b->s[i].counters);
@@ -666,25 +637,22 @@ static void bench_free(struct bench *b)
 	free(b->workload_name);
 	free(b->metric);
 	free(b->unit);
+	*b = (struct bench){ 0 };
 }
 
-int bench_run(const struct bench_opts *o)
+int bench_prepare(struct bench *b, const struct bench_opts *o)
 {
-	struct bench b = { .o = o };
 	struct stat_set probe = { 0 };
-	int ret, i, rret;
+	int ret;
 
-	if (o->plot && !bench_find_gnuplot()) {
-		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
-		return 1;
-	}
+	*b = (struct bench){ .o = o };
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	if (!strcmp(o->path, "all")) {
-		ctl_path_names(&b.paths);
+		ctl_path_names(&b->paths);
 	} else {
-		b.paths.n = 1;
-		ctl_copy(b.paths.name[0], CTL_NAME_MAX, o->path);
+		b->paths.n = 1;
+		ctl_copy(b->paths.name[0], CTL_NAME_MAX, o->path);
 	}
 	/* Fail on a missing debugfs now, not after the first run. */
 	ret = stats_read(&probe);
@@ -692,40 +660,66 @@ int bench_run(const struct bench_opts *o)
 	if (ret)
 		return ret;
 
-	b.total = 2 * (o->warmup + o->runs);
-	b.s = calloc((size_t)b.total, sizeof(*b.s));
-	if (!b.s) {
+	b->total = 2 * (o->warmup + o->runs);
+	b->s = calloc((size_t)b->total, sizeof(*b->s));
+	if (!b->s) {
 		abpath_error("out of memory");
 		return 1;
 	}
-	signals_take();
-	ret = save_modes(&b.paths);
-	if (!ret)
-		atexit(restore_at_exit);
-	for (i = 0; !ret && i < b.total; i++) {
+	return 0;
+}
+
+int bench_collect(struct bench *b)
+{
+	static bool atexit_armed;
+	int ret, i;
+
+	bench_signals_begin();
+	ret = save_modes(&b->paths);
+	if (!ret && !atexit_armed)
+		atexit_armed = !atexit(restore_at_exit);
+	for (i = 0; !ret && i < b->total; i++) {
 		signals_poll();
 		if (stop_sig)
 			break;
-		ret = run_one(&b, i);
+		ret = run_one(b, i);
 		if (stop_sig)
 			break;
 	}
-	rret = restore_modes();
-	signals_release();
+	b->restore_err = restore_modes();
+	bench_signals_end();
 
 	if (stop_sig) {
-		fprintf(stderr, "abpath: bench: interrupted by %s in run %d "
+		fprintf(stderr, "abpath: bench: interrupted by %s in %s%srun %d "
 			"of %d", stop_sig == SIGINT ? "SIGINT" :
 			stop_sig == SIGTERM ? "SIGTERM" : "SIGHUP",
-			i < b.total ? i + 1 : b.total, b.total);
-		for (int k = 0; k < orig.n && !rret; k++)
+			b->o->label ? b->o->label : "", b->o->label ? ", " : "",
+			i < b->total ? i + 1 : b->total, b->total);
+		for (int k = 0; k < orig.n && !b->restore_err; k++)
 			fprintf(stderr, "%s %s to %s", k ? "," : "; restored",
 				orig.path[k], orig.mode[k]);
 		fputc('\n', stderr);
 		ret = 128 + stop_sig;
-	} else if (!ret) {
-		ret = bench_report(&b);
 	}
+	return ret;
+}
+
+int bench_run(const struct bench_opts *o)
+{
+	struct bench b;
+	int ret;
+
+	if (o->plot && !bench_find_gnuplot()) {
+		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
+		return 1;
+	}
+	ret = bench_prepare(&b, o);
+	if (!ret)
+		ret = bench_collect(&b);
+	if (!ret)
+		ret = bench_report(&b);
+	if (!ret)
+		ret = b.restore_err;
 	bench_free(&b);
-	return ret ? ret : rret;
+	return ret;
 }

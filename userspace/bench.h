@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * abpath bench: run a workload alternately in legacy and optimized mode
- * (bench.c) and report the comparison (bench-report.c).  abpath.c parses
- * the command line and catches the usage errors; everything after that
- * is here.
+ * (bench.c) and report the comparison (bench-report.c); re-report a saved
+ * result (bench-from.c); run the historical experiments as sweeps of
+ * bench points (bench-suite.c) and print them as Markdown tables and
+ * plots (bench-tables.c).  abpath.c parses the command line and catches
+ * the usage errors; everything after that is here.
  */
 #ifndef ABPATH_BENCH_H
 #define ABPATH_BENCH_H
@@ -11,21 +13,32 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "control.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
 
+#define SUITE_DEFAULT_RUNS	4
+#define SUITE_QUICK_RUNS	2
+
 struct bench_opts {
 	const char *workload;	/* as given: a name, or a path with a '/' */
 	const char *exe;	/* the file to run */
 	const char *path;	/* a path name, or "all" */
 	int runs, warmup;	/* per mode */
+	bool runs_given, warmup_given;
 	bool json;
 	const char *plot;	/* NULL, or a .svg/.png file */
 	char **args;		/* after "--", for the workload */
 	int nargs;
+	const char *label;	/* NULL, or prefixed to the progress lines */
+	/* The other forms of the command. */
+	const char *from;	/* --from FILE: re-report, run nothing */
+	const char *suite;	/* --suite NAME */
+	const char *out;	/* --out DIR (suite) */
+	bool quick;		/* --quick (suite) */
 };
 
 /* The modes in the order of the enum: index into bench_mode_name. */
@@ -52,12 +65,23 @@ struct bench {
 	/* From the workload's first report. */
 	char *workload_name, *metric, *unit;
 	bool lower_is_better;
+	int restore_err;		/* 1 if a mode could not be restored */
 };
 
-/* bench's options (abpath.c parses them), for getopt_long. */
+/* bench-cli.c: bench's options (abpath.c parses them), for getopt_long. */
 extern const struct option bench_options[];
 /* Index of the "--" that starts the workload's arguments, or argc. */
 int bench_find_dashdash(int argc, char **argv);
+/* Synopsis (after "abpath bench "), summary and help of the command. */
+extern const char bench_synopsis[], bench_summary[], bench_help[];
+/* Takes --from, --suite, --quick, --out (getopt's opt); false if not one. */
+bool bench_form_option(struct bench_opts *o, int opt, char *arg);
+/*
+ * With --from or --suite: NULL, or the usage error (operands: words
+ * before "--" that are not options; dashdash: a "--" was given).
+ */
+const char *bench_check_forms(const struct bench_opts *o, int operands,
+			      bool dashdash);
 
 /* $ABPATH_WORKLOAD_DIR, or the directory fixed at build time. */
 const char *bench_workload_dir(void);
@@ -70,10 +94,53 @@ enum bench_mode bench_order(int i, int warmup_per_mode);
 
 /* Runs everything; returns the exit code (0, 1, or 128 + signal). */
 int bench_run(const struct bench_opts *o);
+/*
+ * The pieces of bench_run(), for the suite.  bench_prepare() checks the
+ * module and sets b up for o; bench_collect() does the runs (modes saved
+ * first, restored after, whatever happens) and returns 0, 1 or 128 +
+ * signal; bench_free() releases what either allocated.
+ */
+int bench_prepare(struct bench *b, const struct bench_opts *o);
+int bench_collect(struct bench *b);
+void bench_free(struct bench *b);
+/*
+ * Keep SIGINT/SIGTERM/SIGHUP caught between bench_collect() calls, so
+ * that a Ctrl-C between two points stops the suite cleanly; nests.
+ * bench_stop_signal(): the signal that asked to stop, or 0.
+ */
+void bench_signals_begin(void);
+void bench_signals_end(void);
+int bench_stop_signal(void);
 
 /* bench-report.c: print the result (text or JSON), draw the plot. */
 int bench_report(const struct bench *b);
+/* The result as 'abpath bench -j' prints it, or NULL (message given). */
+struct json_t *bench_json(const struct bench *b);
 /* gnuplot's location, or NULL: checked before a long bench, not after. */
 const char *bench_find_gnuplot(void);
+/*
+ * Run gnuplot on the script that write(f, ctx) prints after the terminal
+ * and output lines for file (.svg or .png); 0, or 1 after a message.
+ */
+int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
+		  const void *ctx);
+/* gnuplot's single-quoted string. */
+void bench_gp_quote(FILE *f, const char *s);
+
+/* bench-from.c: abpath bench --from FILE (a bench or a suite result). */
+int bench_from(const struct bench_opts *o);
+/* Fill b and o from a bench JSON object (borrowed: keep j alive). */
+int bench_load(struct json_t *j, const char *what, struct bench *b,
+	       struct bench_opts *o);
+
+/* bench-suite.c: abpath bench --suite NAME. */
+int bench_suite(const struct bench_opts *o);
+/* NULL if NAME is a suite, else the usage error's text. */
+const char *bench_suite_check(const char *name);
+
+/* bench-tables.c: a suite result (history.json) as Markdown and plots. */
+int suite_print_markdown(FILE *f, struct json_t *history);
+/* One plot per experiment: FILE-<experiment>.svg for FILE.svg. */
+int suite_plot(struct json_t *history, const char *file);
 
 #endif

@@ -428,6 +428,14 @@ int out_flush(FILE *f)
 	return ret;
 }
 
+json_t *out_take(void)
+{
+	json_t *tree = json_incref(out_stack[0]);
+
+	out_reset();
+	return tree;
+}
+
 /* ---- diagnostics ------------------------------------------------------- */
 
 void abpath_error(const char *fmt, ...)

@@ -55,6 +55,12 @@ const char *out_fmt_sig(char *buf, size_t len, double val, int sig);
  * start over; returns 0, or -1 on a write error.
  */
 int out_flush(FILE *f);
+/*
+ * The tree emitted since out_init() or the last flush, handed over to the
+ * caller (who owns the reference), and start over: for a caller that keeps
+ * a result to embed in a larger document (abpath bench --suite).
+ */
+struct json_t *out_take(void);
 
 /* "abpath: error: ..." and "abpath: warning: ..." on stderr. */
 void abpath_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

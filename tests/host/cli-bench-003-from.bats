@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# abpath bench --from FILE: a result saved with 'abpath bench -j' gives the
+# same report again, text or JSON, and its plot, without running anything
+# and without the module.  The bench itself runs against the fake tree
+# with the fake workload of cli-bench-002.bats (cli-bench-workload.sh).
+
+bats_require_minimum_version 1.5.0
+load cli-helper
+
+setup() {
+	cli_setup
+	fake_module
+	local p m
+	for p in "${CLI_PATHS[@]}"; do
+		for m in legacy optimized; do
+			printf '%s %s calls 0\n%s %s ns_total 1000000\n' $p $m $p $m
+			printf '%s %s ns_max 0\n%s %s mismatches 0\n' $p $m $p $m
+		done
+	done >"$ABPATH_DEBUGFS/stats"
+	mkdir -p "$ABPATH_WORKLOAD_DIR"
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+	STATE=$FAKE/sys/kernel/debug
+	SAVED=$BATS_TEST_TMPDIR/saved.json
+	unset FAKE_PATH
+}
+
+# The fake workload's values depend on how often it ran: start over.
+forget_runs() {
+	rm -f "$STATE"/fake.*
+}
+
+# The fake module and workloads go away: --from must not need them.
+remove_module() {
+	forget_runs
+	rm -rf "$ABPATH_SYSFS" "$ABPATH_DEBUGFS" "$ABPATH_WORKLOAD_DIR"
+}
+
+@test "bench --from: the text report of a saved result is the bench's own" {
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 4 -- --scale 3
+	local report=$output
+	forget_runs
+	"$ABPATH" bench -j forkexit --runs 4 -- --scale 3 >"$SAVED" 2>/dev/null
+	remove_module
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	assert_equal "$output" "$report"
+	assert_equal "$stderr" ''
+	assert_line 'workload:         forkexit --scale 3'
+	assert_line --regexp '^verdict: +legacy is 2\.00x slower'
+	[[ ! -e $STATE/fake.calls ]] || fail "--from ran the workload"
+}
+
+@test "bench --from -j: the saved JSON again, recomputed from the samples" {
+	"$ABPATH" bench -j forkexit --runs 3 --warmup 2 >"$SAVED" 2>/dev/null
+	remove_module
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED" -j
+	assert_equal "$output" "$(cat "$SAVED")"
+	# The global -j works too, and "-" reads standard input.
+	run -0 --separate-stderr bash -c '"$1" -j bench --from - <"$2"' _ "$ABPATH" "$SAVED"
+	assert_equal "$output" "$(cat "$SAVED")"
+	# The summary is computed again, not copied: a doctored one is ignored.
+	jq -c '.summary.ratio.value = 99 | .summary.verdict = "doctored"' "$SAVED" \
+		>"$BATS_TEST_TMPDIR/doctored.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/doctored.json" -j
+	assert_equal "$output" "$(cat "$SAVED")"
+}
+
+@test "bench --from: --path all and a counter reset survive the round trip" {
+	export FAKE_PATH=timer_softirq
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
+	run -0 --separate-stderr "$ABPATH" bench custom --path all --runs 2 --warmup 0 -- --reset-ns
+	local report=$output
+	forget_runs
+	"$ABPATH" bench -j custom --path all --runs 2 --warmup 0 -- --reset-ns >"$SAVED" 2>/dev/null
+	remove_module
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	assert_equal "$output" "$report"
+	assert_line --regexp '^  timer_softirq:'
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED" -j
+	assert_equal "$output" "$(cat "$SAVED")"
+}
+
+@test "bench --from --plot: an SVG and a PNG from the saved runs" {
+	command -v gnuplot >/dev/null || skip "gnuplot not installed"
+	"$ABPATH" bench -j forkexit >"$SAVED" 2>/dev/null
+	remove_module
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED" --plot "$BATS_TEST_TMPDIR/f.svg"
+	[[ -s $BATS_TEST_TMPDIR/f.svg ]] || fail "no SVG"
+	grep -q '<svg' "$BATS_TEST_TMPDIR/f.svg"
+	grep -q 'legacy is 2.00x slower' "$BATS_TEST_TMPDIR/f.svg"
+	grep -q 'warm-up (not counted)' "$BATS_TEST_TMPDIR/f.svg"
+	assert_line --regexp '^verdict: +legacy is 2\.00x slower'
+	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED" -j --plot "$BATS_TEST_TMPDIR/f.png"
+	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/f.png" | tail -c 3)" PNG
+	assert_equal "$output" "$(cat "$SAVED")"
+}
+
+@test "bench --from: files that are not a result fail with exit 1" {
+	run -1 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/none.json"
+	[[ $stderr == "abpath: error: unable to open $BATS_TEST_TMPDIR/none.json"* ]] || fail "$stderr"
+	echo '{"workload": ' >"$SAVED"
+	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	[[ $stderr == "abpath: error: $SAVED: line "* ]] || fail "$stderr"
+	echo '{"status": "ok"}' >"$SAVED"
+	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	[[ $stderr == *"$SAVED: not an abpath bench result: neither \"samples\""* ]] || fail "$stderr"
+	echo '{"workload": "w", "path": "p", "runs_per_mode": 2, "warmup_per_mode": 0,
+		"samples": [{"mode": "fast", "value": 1}]}' >"$SAVED"
+	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	[[ $stderr == *"a sample without a \"mode\" (legacy or optimized)"* ]] || fail "$stderr"
+	assert_equal "$output" ''
+	run -1 --separate-stderr env PATH=/nonexistent "$ABPATH" bench --from "$SAVED" --plot "$BATS_TEST_TMPDIR/p.svg"
+	assert_equal "$stderr" 'abpath: error: --plot needs gnuplot (apt-get install gnuplot-nox)'
+	# Options of the other forms do not go with --from.
+	assert_usage_error bench --from "$SAVED" forkexit
+	assert_usage_error bench --from "$SAVED" --path exit_reparent
+	assert_usage_error bench --from "$SAVED" --warmup 0
+	assert_usage_error bench --from "$SAVED" -- -N 3
+	assert_usage_error bench --from "$SAVED" --quick
+}

@@ -1,0 +1,321 @@
+#!/usr/bin/env bats
+# abpath bench --suite history against the fake sysfs/debugfs tree, with
+# fake workloads (written by setup below) under the five names the suite
+# runs: each checks the arguments it gets, makes legacy cost more the way
+# the real path would, adds to the fake debugfs counters of the mode its
+# path is in, and prints a JSON report shaped like the real workload's.
+
+bats_require_minimum_version 1.5.0
+load cli-helper
+
+# Counters of each path, zero in both modes, that the fake workloads add to.
+declare -gA COUNTERS=(
+	[exit_reparent]="calls ns_total ns_max mismatches tasks_scanned children_found"
+	[timer_fastpath]="calls ns_total ns_max mismatches ticks ticks_armed walks threads_walked"
+	[group_cputime]="calls ns_total ns_max mismatches threads_walked rq_locked locked_passes"
+	[timer_softirq]="calls ns_total ns_max mismatches ticks raised suppressed"
+)
+
+write_fake_workload() {
+	cat >"$1" <<-'EOF'
+		#!/bin/sh
+		# A fake abpath workload for the suite tests; see the .bats file.
+		set -u
+		name=${0##*/} json=0 P= I= T= C= S= hz= nocheck=0
+		usage() { echo "fake $name: bad arguments: $*" >&2; exit 2; }
+		args="$*"
+		while [ $# -gt 0 ]; do
+			case $name/$1 in
+			*/-j) json=1 ;;
+			forkexit/-N | itimer-threads/-n | pound-times/-n) P=$2; shift ;;
+			sleep-loop/-n) [ "$2" = 2 ] || usage "$args"; shift ;;
+			forkexit/-i | sleep-loop/-i) I=$2; shift ;;
+			itimer-threads/-t | softirq-rate/-t) T=$2; shift ;;
+			itimer-threads/-I) [ "$2" = 10000 ] || usage "$args"; shift ;;
+			itimer-threads/--no-check) nocheck=1 ;;
+			pound-times/-c) C=$2; shift ;;
+			softirq-rate/-S | sleep-loop/-T) S=$2; shift ;;
+			softirq-rate/--hz) hz=$2; shift ;;
+			*) usage "$args" ;;
+			esac
+			shift
+		done
+		[ "$json" = 1 ] || usage "no -j: $args"
+		case $name in
+		forkexit) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
+		itimer-threads) path=timer_fastpath
+			[ -n "$P$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
+		pound-times) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
+		softirq-rate) path=timer_softirq; [ "$hz" = 250 ] || usage "$args" ;;
+		sleep-loop) path=timer_softirq; [ -n "$S$I" ] || usage "$args" ;;
+		*) usage "unknown workload" ;;
+		esac
+		echo "$name $args" >>"$ABPATH_DEBUGFS/../fake.args"
+		read -r m <"$ABPATH_SYSFS/$path/mode"
+		case $m in *'[legacy]'* | legacy) mode=legacy ;; *) mode=optimized ;; esac
+		k=$(($(cat "$ABPATH_DEBUGFS/../fake.$mode" 2>/dev/null || echo 0) + 1))
+		echo $k >"$ABPATH_DEBUGFS/../fake.$mode"
+		awk -v name="$name" -v mode="$mode" -v k="$k" -v P="$P" -v I="$I" \
+			-v T="$T" -v C="$C" -v S="$S" -v path="$path" \
+			-v stats="$ABPATH_DEBUGFS/stats" '
+		function add(c, v) { inc[c] += int(v) }
+		function num(x) { return sprintf("%.6f", x) }
+		BEGIN {
+			split("0 -0.03 0.03 -0.01 0.01 -0.02 0.02", jj, " ")
+			j = 1 + jj[k % 7 + 1]; L = (mode == "legacy")
+			if (name == "forkexit") {
+				v = (L ? 40 + P / 50 : 40) * j
+				add("calls", I); add("tasks_scanned", L ? I * (P + 60) : 0)
+				add("ns_total", L ? I * P * 20 : 0)
+				res = "\"us_per_fork_exit\":" num(v) ",\"bad_exits\":0"
+				head = "\"fork_exit_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
+			} else if (name == "itimer-threads") {
+				t = 250 * T * 2
+				add("calls", t); add("ticks", t); add("ticks_armed", t)
+				add("ns_total", t * (L ? 100 + 10 * P : 90) * j)
+				add("walks", L ? t : 0); add("threads_walked", L ? t * P : 0)
+				v = 1e6 / (L ? 1 + P / 1000 : 1) * j
+				res = "\"loops_per_s\":" num(v) ",\"sigprof\":" int(t / 2.5)
+				head = "\"loops_per_s\",\"value\":" num(v) ",\"unit\":\"loops/s\",\"lower_is_better\":false"
+			} else if (name == "pound-times") {
+				add("calls", C); add("threads_walked", L ? C * P : 0)
+				add("rq_locked", L ? C * (P < 2 ? P : 2) : 0)
+				add("ns_total", C * (L ? 100 * P : 50))
+				v = C * 1e-6 * (L ? P : 1) * j
+				res = "\"elapsed_s\":" num(v) ",\"backwards\":0"
+				head = "\"elapsed\",\"value\":" num(v) ",\"unit\":\"s\",\"lower_is_better\":true"
+			} else if (name == "softirq-rate") {
+				add("ticks", 500 * T); add("raised", L ? 500 * T : 10 * T)
+				add("suppressed", L ? 0 : 490 * T)
+				busy = (L ? 250 : S == "timers" ? 60 : 4) * j
+				mean = S == "idle" ? (L ? 20 : 3) * j : busy
+				res = "\"mean_per_cpu_s\":" num(mean) ",\"per_busy_cpu_s\":" \
+					(S == "idle" ? "null" : num(busy)) ",\"hz\":250"
+				head = "\"timer_softirqs_per_cpu_s\",\"value\":" num(mean) ",\"unit\":\"softirqs/s\",\"lower_is_better\":true"
+			} else {
+				w = (S == "none" ? 20 : 160) * j
+				u = 40 * j; s = (L ? 30 : 15) * j
+				res = "\"" S "\":{\"wall_us\":" num(w) ",\"user_us\":" num(u) \
+					",\"sys_us\":" num(s) ",\"cpu_us\":" num(u + s) "}"
+				head = "\"wall_us_per_iteration\",\"value\":" num(w) ",\"unit\":\"us\",\"lower_is_better\":true"
+			}
+			printf "{\"workload\":\"%s\",\"metric\":%s,\"params\":{},", name, head
+			printf "\"results\":{%s},\"checks\":{\"passed\":true}}\n", res
+			while ((getline line < stats) > 0) {
+				split(line, f, " ")
+				if (f[1] == path && f[2] == mode && (f[3] in inc))
+					line = f[1] " " f[2] " " f[3] " " f[4] + inc[f[3]]
+				out = out line "\n"
+			}
+			printf "%s", out > (stats ".new")
+		}'
+		mv "$ABPATH_DEBUGFS/stats.new" "$ABPATH_DEBUGFS/stats"
+	EOF
+	chmod +x "$1"
+}
+
+setup() {
+	cli_setup
+	fake_module
+	local p m c
+	for p in "${CLI_PATHS[@]}"; do
+		for m in legacy optimized; do
+			for c in ${COUNTERS[$p]}; do echo "$p $m $c 0"; done
+		done
+	done >"$ABPATH_DEBUGFS/stats"
+	mkdir -p "$ABPATH_WORKLOAD_DIR"
+	for w in forkexit itimer-threads pound-times softirq-rate sleep-loop; do
+		write_fake_workload "$ABPATH_WORKLOAD_DIR/$w"
+	done
+	OUT=$BATS_TEST_TMPDIR/results
+}
+
+jq_file() { # FILE FILTER: true on FILE
+	jq -e "$2" "$1" >/dev/null || fail "jq '$2' is not true on $1: $(head -c 3000 "$1")"
+}
+
+# The active mode: the fake sysfs file holds what abpath last wrote.
+mode_of() {
+	case $(<"$ABPATH_SYSFS/$1/mode") in
+	*'[legacy]'* | legacy) echo legacy ;;
+	*) echo optimized ;;
+	esac
+}
+
+# The quick suite once per file, shared by the tests that only read it.
+run_quick_suite() {
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --out "$OUT"
+}
+
+@test "bench --suite history --quick: five experiments in history.json" {
+	run_quick_suite
+	local h=$OUT/history.json
+	jq_file "$h" '.suite == "history" and .complete == true and .quick == true and
+		.runs_per_mode == 2 and .warmup_per_mode == 1 and (.cpus | type == "number")'
+	jq_file "$h" '[.experiments[].experiment] ==
+		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "sleep-loop"]'
+	jq_file "$h" '[.experiments[].path] ==
+		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "timer_softirq"]'
+	jq_file "$h" '[.experiments[].workload] ==
+		["forkexit", "itimer-threads", "pound-times", "softirq-rate", "sleep-loop"]'
+	jq_file "$h" 'all(.experiments[]; has("metric") and has("unit") and
+		has("lower_is_better") and has("param_name") and
+		(.reproduces | length > 20) and .cpus == '"$(getconf _NPROCESSORS_ONLN)"')'
+	# The quick sweeps, with exactly the documented arguments.
+	jq_file "$h" '[.experiments[] | [.points[].param]] ==
+		[[200, 1000], [16, 256], [2, 8], ["busy", "timers", "idle"],
+		 ["select", "nanosleep"]]'
+	jq_file "$h" '.experiments[0].points[1].args == ["-N", "1000", "-i", "100"]'
+	jq_file "$h" '.experiments[1].points[0].args ==
+		["-n", "16", "-t", "1", "-I", "10000", "--no-check"]'
+	jq_file "$h" '.experiments[2].points[1].args == ["-n", "8", "-c", "20000"]'
+	jq_file "$h" '.experiments[3].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
+	jq_file "$h" '.experiments[4].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
+	# Every point is a whole bench result: 1 warm-up + 2 runs per mode.
+	jq_file "$h" 'all(.experiments[].points[].bench;
+		(.samples | length) == 6 and .runs_per_mode == 2 and
+		.summary.legacy.n == 2 and .summary.optimized.n == 2 and
+		has("order") and (.summary.ratio | has("ci95")))'
+	jq_file "$h" '[.experiments[] | .path as $p | .points[].bench.path == $p] | all'
+	jq_file "$h" '.experiments[1].points[1].bench.samples[0].counters.timer_fastpath |
+		.ticks_armed == 500 and .walks == 500 and .threads_walked == 128000'
+	# The per-experiment files hold the same objects.
+	local e
+	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+		[[ -s $OUT/$e.json ]] || fail "no $OUT/$e.json"
+		assert_equal "$(jq -c . "$OUT/$e.json")" \
+			"$(jq -c --arg e "$e" '.experiments[] | select(.experiment == $e)' "$h")"
+	done
+	# 2 + 2 + 2 + 3 + 2 points of 6 runs each.
+	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 66
+	local p
+	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
+	[[ $stderr == *"abpath: suite: experiment 5 of 5: sleep-loop"* ]]
+	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
+}
+
+@test "bench --suite: Markdown tables, one per experiment" {
+	run_quick_suite
+	local n=$(getconf _NPROCESSORS_ONLN)
+	assert_line "### exit_reparent: fork+exit latency vs idle tasks ($n vCPUs)"
+	assert_line "### timer_fastpath: tick cost with a process-wide ITIMER_PROF vs threads ($n vCPUs)"
+	assert_line "### group_cputime: times() pounded by N threads ($n vCPUs)"
+	assert_line "### timer_softirq: TIMER softirqs per second per busy CPU ($n vCPUs)"
+	assert_line "### timer_softirq: CPU cost of sleeping, by sleep type ($n vCPUs)"
+	assert_line '| idle tasks | legacy µs (median) | optimized µs (median) | legacy/optimized [95% CI] | p | legacy tasks scanned/call |'
+	assert_line '|---|---:|---:|---|---:|---:|'
+	# Legacy: 40 + P/50 µs, optimized 40 µs; P + 60 tasks scanned per call.
+	assert_line --regexp '^\| 1000 \| 60\.[0-9]+ \| 40\.[0-9]+ \| 1\.[45][0-9] \[1\.[0-9]+–1\.[0-9]+\] \| 0\.[0-9]+ \| 1060 \|$'
+	# ns per armed tick: 100 + 10 P in legacy, 90 optimized; P threads per walk.
+	assert_line --regexp '^\| 256 \| 2[5-7][0-9][0-9] \| [89][0-9]\.[0-9]+ \| (2[89]|30)\.[0-9] \| 0\.[0-9]+ \| 0\.[78][0-9]+ \[.*\] \| 256 \|$'
+	assert_line --regexp '^\| 8 \| 0\.1[56][0-9]+ \| 0\.0(19|20)[0-9]+ \| [78]\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	# Softirqs per busy CPU and as a fraction of HZ; idle: the mean over CPUs.
+	assert_line --regexp '^\| busy \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| .* \|$'
+	assert_line --regexp '^\| idle \| (19|20)\.[0-9]+ \| 0\.0[78][0-9]+ \| [23]\.[0-9]+ \| 0\.01[0-9]+ \| .* \|$'
+	# Wall, user, sys per mode: only sys differs (30 against 15).
+	assert_line --regexp '^\| nanosleep \| 1[56][0-9]\.[0-9] \| 1[56][0-9]\.[0-9] \| [34][0-9]\.[0-9]+ \| [34][0-9]\.[0-9]+ \| (29|30)\.[0-9]+ \| 1[45]\.[0-9]+ \| (0\.9|1\.0)[0-9]+ \[.*\] \| .* \|$'
+	assert_line --partial 'Reproduces: Ingo Molnar'"'"'s "O(1) sys_exit()" (2.5.31, 2002)'
+	assert_line --partial 'Reproduces: commit f06febc96ba8 "timers: fix itimer/many thread hang" (2.6.28)'
+	assert_line --partial 'Reproduces: 6e998916dfe3 (v3.18)'
+	assert_line --partial "Reproduces: \"timers: Don't wake ktimersoftd on every tick\""
+	assert_line --partial 'Reproduces: the RHEL5→RHEL6 "sleeping costs more CPU" test_select_work'
+	assert_line --partial 'Workload `forkexit -N <idle tasks> -i 100`, path exit_reparent; 2 measured runs per mode after 1 warm-up'
+	# Every table row has as many cells as its header.
+	local bad
+	bad=$(awk -F'|' '/^\| [a-z]/ && /---/ == 0 { if (hdr && NF != hdr) print }
+		/^### / { hdr = 0 } /^\|---/ { hdr = NF }' <<<"$output")
+	assert_equal "$bad" ''
+	assert_equal "$(grep -c '^### ' <<<"$output")" 5
+}
+
+@test "bench --suite -j prints history.json; --from reprints it and plots" {
+	command -v gnuplot >/dev/null || skip "gnuplot not installed"
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick -j --out "$OUT"
+	assert_equal "$output" "$(cat "$OUT/history.json")"
+	local tables
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
+	tables=$output
+	assert_equal "$(grep -c '^### ' <<<"$tables")" 5
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
+	assert_equal "$output" "$(cat "$OUT/history.json")"
+	# One experiment's file gives that experiment's table, the same.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/group_cputime.json"
+	assert_equal "$output" "$(awk '/^### group_cputime/ { on = 1 } /^### timer_softirq/ { on = 0 } on' <<<"$tables")"
+	# One plot per experiment, with both modes and the parameter values.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --plot "$BATS_TEST_TMPDIR/h.svg"
+	local e
+	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+		[[ -s $BATS_TEST_TMPDIR/h-$e.svg ]] || fail "no h-$e.svg"
+		grep -q '<svg' "$BATS_TEST_TMPDIR/h-$e.svg"
+		grep -q 'optimized (median)' "$BATS_TEST_TMPDIR/h-$e.svg"
+	done
+	grep -q 'nanosleep' "$BATS_TEST_TMPDIR/h-sleep-loop.svg"
+	grep -q 'ns_per_armed_tick' "$BATS_TEST_TMPDIR/h-timer_fastpath.svg"
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/exit_reparent.json" --plot "$BATS_TEST_TMPDIR/x.png"
+	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/x-exit_reparent.png" | tail -c 3)" PNG
+}
+
+@test "bench --suite --runs N: N measured runs per mode in every point" {
+	# Only the first experiment matters here: stop the suite there.
+	rm "$ABPATH_WORKLOAD_DIR/itimer-threads"
+	run -1 --separate-stderr "$ABPATH" bench --suite history --quick --runs 3
+	[[ $stderr == *"itimer-threads: No such file or directory"* ]]
+	[[ ! -e $FAKE/sys/kernel/debug/fake.args ]] || fail "it ran before checking"
+	write_fake_workload "$ABPATH_WORKLOAD_DIR/itimer-threads"
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --runs 3 --warmup 0 -j
+	jq -e '.runs_per_mode == 3 and .warmup_per_mode == 0 and
+		all(.experiments[].points[].bench; (.samples | length) == 6)' <<<"$output" >/dev/null ||
+		fail "runs: $(jq -c '[.runs_per_mode, .warmup_per_mode]' <<<"$output")"
+}
+
+@test "bench --suite: a failing point stops it, restores, keeps what was done" {
+	# pound-times fails: the first two experiments are complete.
+	printf '#!/bin/sh\necho "pound: exploded" >&2\nexit 1\n' >"$ABPATH_WORKLOAD_DIR/pound-times"
+	run -1 --separate-stderr "$ABPATH" bench --suite history --quick --out "$OUT"
+	[[ $stderr == *"group_cputime, threads 2 (1/2): run 1 of 6 (legacy, warm-up): pound-times exited with status 1"* ]]
+	[[ $stderr == *"pound: exploded"* ]]
+	[[ $stderr == *"points done so far are in $OUT/history.json"* ]]
+	assert_equal "$output" ''
+	jq_file "$OUT/history.json" '.complete == false and
+		([.experiments[] | .points | length] == [2, 2, 0])'
+	[[ -s $OUT/timer_fastpath.json && ! -e $OUT/group_cputime.json ]]
+	assert_equal "$(mode_of group_cputime)" optimized
+}
+
+@test "bench --suite: SIGINT stops it and restores the mode (130)" {
+	printf '#!/bin/sh\ntrap "exit 143" TERM INT\necho started >"$ABPATH_DEBUGFS/../fake.started"\nsleep 60 & wait $!\n' \
+		>"$ABPATH_WORKLOAD_DIR/forkexit"
+	"$ABPATH" bench --suite history --quick >"$BATS_TEST_TMPDIR/out" \
+		2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$! i rc=0
+	for ((i = 0; i < 100; i++)); do
+		[[ -e $FAKE/sys/kernel/debug/fake.started ]] && break
+		sleep 0.1
+	done
+	assert_equal "$(mode_of exit_reparent)" legacy
+	kill -INT $pid
+	wait $pid || rc=$?
+	assert_equal "$rc" 130
+	assert_equal "$(mode_of exit_reparent)" optimized
+	grep -q 'interrupted by SIGINT in exit_reparent, idle tasks 200 (1/2), run 1 of 6; restored exit_reparent to optimized' \
+		"$BATS_TEST_TMPDIR/err" || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ''
+}
+
+@test "bench --suite and --from: usage errors exit 2" {
+	assert_usage_error bench --suite nosuch
+	[[ $stderr == *"unknown suite 'nosuch'; the only one is 'history'"* ]]
+	assert_usage_error bench --suite history forkexit
+	assert_usage_error bench --suite history --path exit_reparent
+	assert_usage_error bench --suite history -- -N 3
+	assert_usage_error bench --suite history --from x.json
+	assert_usage_error bench --quick forkexit
+	assert_usage_error bench forkexit --out "$OUT"
+	assert_usage_error bench --from x.json --runs 3
+	assert_usage_error bench --suite history --plot out.pdf
+	[[ ! -e $FAKE/sys/kernel/debug/fake.args ]] || fail "a usage error ran a workload"
+	# Without the module, the suite does not start.
+	rm -rf "$ABPATH_SYSFS"
+	run -1 --separate-stderr "$ABPATH" bench --suite history --quick
+	[[ $stderr == *"module abpath is not loaded"* ]]
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The experiments of 'abpath bench --suite history' (bench-suite.c runs
+ * them) and how each one is shown (bench-tables.c prints the Markdown
+ * tables and plots), in one table: suite_history[] in bench-suite.c.
+ */
+#ifndef ABPATH_BENCH_SUITE_H
+#define ABPATH_BENCH_SUITE_H
+
+#include <stdbool.h>
+
+#define SUITE_MAX_POINTS	8
+#define SUITE_MAX_COLS		10
+
+/* A number per measured run, from the run's sample in the bench JSON. */
+enum suite_metric_kind {
+	SM_VALUE,	/* the workload's "value" */
+	SM_RESULT,	/* results.<a>, or results.<b> where that is null */
+	SM_TYPED,	/* results.<param>.<a>: sleep-loop, keyed by type */
+	SM_COUNTERS,	/* counters.<path>.<a> / counters.<path>.<b> */
+};
+
+struct suite_metric {
+	enum suite_metric_kind kind;
+	const char *a, *b;
+};
+
+/* A table column, after the parameter's. */
+enum suite_col_kind {
+	SC_MEDIAN,	/* median of the metric over one mode's runs */
+	SC_PER_HZ,	/* that median / HZ (the workload's results.hz) */
+	SC_RATIO_CI,	/* legacy/optimized ratio of the means, bootstrap CI */
+	SC_RATIO_MED,	/* legacy/optimized ratio of the medians */
+	SC_P,		/* two-sided Mann-Whitney p, legacy vs optimized */
+	SC_PER_CALL,	/* sum of counter a / sum of counter b, one mode */
+};
+
+struct suite_col {
+	const char *head;
+	enum suite_col_kind kind;
+	int mode;			/* enum bench_mode, where it applies */
+	struct suite_metric m;		/* SC_PER_CALL: m.a / m.b */
+};
+
+struct suite_exp {
+	const char *id;		/* "experiment" in the JSON, DIR/<id>.json */
+	const char *path, *workload;
+	const char *title;	/* after "### <path>: " */
+	const char *reproduces;	/* the historical source, no numbers */
+	const char *note;	/* under the table: what the columns are */
+	/* The table's primary metric, as in the JSON and on the plot. */
+	const char *metric, *unit;
+	bool lower_is_better;
+	struct suite_metric primary;
+	const char *param_name;
+	bool numeric;		/* the parameter is a number in the JSON */
+	const char *params[SUITE_MAX_POINTS];	/* NULL-terminated */
+	const char *quick_params[SUITE_MAX_POINTS];
+	const char *args, *quick_args;	/* a word "@" is the parameter */
+	struct suite_col cols[SUITE_MAX_COLS];	/* head NULL ends */
+};
+
+extern const struct suite_exp suite_history[];
+extern const int suite_nr_history;
+
+/* The definition of an experiment id, or NULL. */
+const struct suite_exp *suite_find_exp(const char *id);
+
+#endif

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A suite result (history.json, from 'abpath bench --suite' or read back
+ * with --from) as Markdown, one table per experiment, to paste into the
+ * project's documents as is, and as plots: one per experiment, the
+ * parameter on the x axis, every measured run as a point and each mode's
+ * medians joined by a line.
+ *
+ * Everything is computed from the runs kept in the JSON (the samples of
+ * each point's bench object), with the statistics of statistics.c: the
+ * same data always give the same table.  An experiment this version does
+ * not know gets the generic table of the workload's value.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench-suite.h"
+#include "output.h"
+#include "statistics.h"
+
+static const struct suite_exp generic = {
+	.primary = { SM_VALUE, NULL, NULL },
+	.cols = {
+		{ "legacy (median)", SC_MEDIAN, BENCH_LEGACY, { SM_VALUE } },
+		{ "optimized (median)", SC_MEDIAN, BENCH_OPTIMIZED, { SM_VALUE } },
+		{ "legacy/optimized [95% CI]", SC_RATIO_CI, 0, { SM_VALUE } },
+		{ "p", SC_P, 0, { SM_VALUE } },
+	},
+};
+
+/* One mode's measured runs of one point, as numbers. */
+struct runs {
+	double *v[2];
+	size_t n[2];
+};
+
+static double num(json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static const char *param_text(json_t *param, char *buf, size_t len)
+{
+	if (json_is_string(param))
+		snprintf(buf, len, "%s", json_string_value(param));
+	else if (json_is_integer(param))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(param));
+	else if (json_is_number(param))
+		snprintf(buf, len, "%g", json_number_value(param));
+	else
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static double sample_metric(json_t *s, const char *path, const char *param,
+			    const struct suite_metric *m)
+{
+	json_t *res = json_object_get(s, "results"), *cnt;
+	double a, b;
+
+	switch (m->kind) {
+	case SM_VALUE:
+		return num(json_object_get(s, "value"));
+	case SM_RESULT:
+		a = num(json_object_get(res, m->a));
+		return isfinite(a) || !m->b ? a : num(json_object_get(res, m->b));
+	case SM_TYPED:
+		return num(json_object_get(json_object_get(res, param), m->a));
+	case SM_COUNTERS:
+		cnt = json_object_get(json_object_get(s, "counters"), path);
+		a = num(json_object_get(cnt, m->a));
+		b = num(json_object_get(cnt, m->b));
+		return b > 0 ? a / b : NAN;
+	}
+	return NAN;
+}
+
+static int mode_of(json_t *s)
+{
+	const char *m = json_string_value(json_object_get(s, "mode"));
+
+	if (!m || json_is_true(json_object_get(s, "warmup")))
+		return -1;
+	return !strcmp(m, bench_mode_name[BENCH_LEGACY]) ? BENCH_LEGACY :
+	       !strcmp(m, bench_mode_name[BENCH_OPTIMIZED]) ? BENCH_OPTIMIZED
+							    : -1;
+}
+
+/* The measured runs of a point that have the metric; NaNs left out. */
+static int get_runs(json_t *point, const struct suite_metric *m,
+		    struct runs *r)
+{
+	json_t *bench = json_object_get(point, "bench");
+	json_t *samples = json_object_get(bench, "samples"), *s;
+	const char *path = json_string_value(json_object_get(bench, "path"));
+	char param[128];
+	size_t i;
+	double v;
+	int mode;
+
+	param_text(json_object_get(point, "param"), param, sizeof(param));
+	for (int k = 0; k < 2; k++) {
+		r->n[k] = 0;
+		r->v[k] = calloc(json_array_size(samples) + 1, sizeof(double));
+		if (!r->v[k])
+			return -ENOMEM;
+	}
+	json_array_foreach(samples, i, s) {
+		mode = mode_of(s);
+		v = mode < 0 ? NAN : sample_metric(s, path ? path : "", param, m);
+		if (isfinite(v))
+			r->v[mode][r->n[mode]++] = v;
+	}
+	return 0;
+}
+
+static void free_runs(struct runs *r)
+{
+	free(r->v[0]);
+	free(r->v[1]);
+}
+
+/* Sum of counter a over sum of counter b, over one mode's measured runs. */
+static double per_call(json_t *point, const struct suite_col *c)
+{
+	json_t *bench = json_object_get(point, "bench"), *s, *cnt;
+	const char *path = json_string_value(json_object_get(bench, "path"));
+	double a = 0, b = 0, x, y;
+	size_t i;
+
+	json_array_foreach(json_object_get(bench, "samples"), i, s) {
+		if (mode_of(s) != c->mode)
+			continue;
+		cnt = json_object_get(json_object_get(s, "counters"),
+				      path ? path : "");
+		x = num(json_object_get(cnt, c->m.a));
+		y = num(json_object_get(cnt, c->m.b));
+		if (isfinite(x) && isfinite(y)) {
+			a += x;
+			b += y;
+		}
+	}
+	return b > 0 ? a / b : NAN;
+}
+
+static double hz_of(json_t *point)
+{
+	json_t *s = json_array_get(json_object_get(json_object_get(point,
+					"bench"), "samples"), 0);
+
+	return num(json_object_get(json_object_get(s, "results"), "hz"));
+}
+
+static void fmt_ratio(char *buf, size_t len, double v, double lo, double hi)
+{
+	char a[32], b[32], c[32];
+
+	if (!isfinite(v))
+		snprintf(buf, len, "–");
+	else if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, len, "%s", out_fmt_sig(a, sizeof(a), v, 3));
+	else
+		snprintf(buf, len, "%s [%s–%s]", out_fmt_sig(a, sizeof(a), v, 3),
+			 out_fmt_sig(b, sizeof(b), lo, 3),
+			 out_fmt_sig(c, sizeof(c), hi, 3));
+}
+
+static void fmt_num(char *buf, size_t len, double v, int sig)
+{
+	if (isfinite(v))
+		out_fmt_sig(buf, len, v, sig);
+	else
+		snprintf(buf, len, "–");
+}
+
+/* One cell of the table; "–" where the runs do not give a number. */
+static int cell(json_t *point, const struct suite_col *c, char *buf,
+		size_t len)
+{
+	struct runs r = { { NULL, NULL }, { 0, 0 } };
+	struct st_ratio q;
+	struct st_mw mw;
+	double lm, om;
+	int err;
+
+	if (c->kind == SC_PER_CALL) {
+		lm = per_call(point, c);
+		/* A whole count reads better without ".000". */
+		if (isfinite(lm) && lm == floor(lm) && fabs(lm) < 1e15)
+			snprintf(buf, len, "%.0f", lm);
+		else
+			fmt_num(buf, len, lm, 4);
+		return 0;
+	}
+	err = get_runs(point, &c->m, &r);
+	if (err)
+		goto out;
+	switch (c->kind) {
+	case SC_MEDIAN:
+		fmt_num(buf, len, r.n[c->mode] ?
+			st_median(r.v[c->mode], r.n[c->mode]) : NAN, 4);
+		break;
+	case SC_PER_HZ:
+		fmt_num(buf, len, r.n[c->mode] ? st_median(r.v[c->mode],
+			r.n[c->mode]) / hz_of(point) : NAN, 3);
+		break;
+	case SC_RATIO_MED:
+		lm = r.n[0] ? st_median(r.v[0], r.n[0]) : NAN;
+		om = r.n[1] ? st_median(r.v[1], r.n[1]) : NAN;
+		fmt_ratio(buf, len, om != 0 ? lm / om : NAN, NAN, NAN);
+		break;
+	case SC_RATIO_CI:
+		q = (struct st_ratio){ NAN, NAN, NAN };
+		err = r.n[0] && r.n[1] ? st_bootstrap_ratio(r.v[0], r.n[0],
+			r.v[1], r.n[1], ST_BOOTSTRAP_RESAMPLES,
+			ST_BOOTSTRAP_SEED, 0.95, &q) : 0;
+		if (err == -ENOMEM)
+			goto out;
+		fmt_ratio(buf, len, q.value, q.lo, q.hi);
+		err = 0;
+		break;
+	case SC_P:
+		if (!r.n[0] || !r.n[1] ||
+		    st_mann_whitney(r.v[0], r.n[0], r.v[1], r.n[1], &mw))
+			snprintf(buf, len, "–");
+		else if (mw.p < 0.001)
+			snprintf(buf, len, "<0.001");
+		else
+			snprintf(buf, len, "%.*f", mw.p < 0.01 ? 3 : 2, mw.p);
+		break;
+	case SC_PER_CALL:
+		break;
+	}
+out:
+	free_runs(&r);
+	return err;
+}
+
+static const char *str(json_t *j, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+
+	return s ? s : dflt;
+}
+
+static void title_line(char *buf, size_t len, json_t *exp, json_t *history)
+{
+	const struct suite_exp *e = suite_find_exp(str(exp, "experiment", NULL));
+	json_t *cpus = json_object_get(exp, "cpus");
+
+	char n[32] = "?";
+
+	if (!cpus)
+		cpus = json_object_get(history, "cpus");
+	if (json_is_integer(cpus))
+		snprintf(n, sizeof(n), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(cpus));
+	snprintf(buf, len, "%s: %s (%s vCPU%s)", str(exp, "path", "?"),
+		 str(exp, "title", e ? e->title : str(exp, "experiment", "?")),
+		 n, json_integer_value(cpus) == 1 ? "" : "s");
+}
+
+/* "forkexit -N <idle tasks> -i 300" from the template, for the footer. */
+static void command_line(char *buf, size_t len, json_t *exp)
+{
+	const char *t = str(exp, "args_template", ""), *end;
+	size_t used = (size_t)snprintf(buf, len, "%s",
+				       str(exp, "workload", "?"));
+
+	for (; *t && used < len; t = *end ? end + 1 : end) {
+		end = strchr(t, ' ');
+		if (!end)
+			end = t + strlen(t);
+		if (end - t == 1 && *t == '@')
+			used += (size_t)snprintf(buf + used, len - used, " <%s>",
+						 str(exp, "param_name", "P"));
+		else if (end > t)
+			used += (size_t)snprintf(buf + used, len - used, " %.*s",
+						 (int)(end - t), t);
+	}
+}
+
+static int print_exp(FILE *f, json_t *exp, json_t *history)
+{
+	const struct suite_exp *e = suite_find_exp(str(exp, "experiment", NULL));
+	const struct suite_col *c;
+	json_t *points = json_object_get(exp, "points"), *pt, *runs;
+	char buf[1024];
+	size_t i;
+	int err;
+
+	if (!e)
+		e = &generic;
+	title_line(buf, sizeof(buf), exp, history);
+	fprintf(f, "### %s\n\n| %s |", buf, str(exp, "param_name", "parameter"));
+	for (c = e->cols; c->head; c++)
+		fprintf(f, " %s |", c->head);
+	fputs("\n|---|", f);
+	for (c = e->cols; c->head; c++)
+		fputs(c->kind == SC_RATIO_CI ? "---|" : "---:|", f);
+	fputc('\n', f);
+	json_array_foreach(points, i, pt) {
+		fprintf(f, "| %s |", param_text(json_object_get(pt, "param"),
+						buf, sizeof(buf)));
+		for (c = e->cols; c->head; c++) {
+			err = cell(pt, c, buf, sizeof(buf));
+			if (err)
+				return err;
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	if (!json_array_size(points))
+		fputs("| (no points) |\n", f);
+	command_line(buf, sizeof(buf), exp);
+	runs = json_object_get(exp, "runs_per_mode");
+	fprintf(f, "\nWorkload `%s`, path %s; ", buf, str(exp, "path", "?"));
+	if (json_is_integer(runs))
+		fprintf(f, "%" JSON_INTEGER_FORMAT " measured runs per mode "
+			"after %" JSON_INTEGER_FORMAT " warm-up, ",
+			json_integer_value(runs), json_integer_value(
+				json_object_get(exp, "warmup_per_mode")));
+	fputs("interleaved ABBA. Medians over the measured runs; "
+	      "legacy/optimized [95% CI]: ratio of the means, percentile "
+	      "bootstrap; p: two-sided Mann-Whitney U.", f);
+	if (e->note)
+		fprintf(f, " %s", e->note);
+	fputs("\n\n", f);
+	if (json_string_value(json_object_get(exp, "reproduces")) || e->reproduces)
+		fprintf(f, "Reproduces: %s\n\n", str(exp, "reproduces",
+						      e->reproduces));
+	return 0;
+}
+
+int suite_print_markdown(FILE *f, json_t *history)
+{
+	json_t *exp;
+	size_t i;
+	int err;
+
+	json_array_foreach(json_object_get(history, "experiments"), i, exp) {
+		err = print_exp(f, exp, history);
+		if (err) {
+			abpath_error("computing the statistics: %s",
+				     strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- plots ------------------------------------------------------------- */
+
+struct plot_ctx {
+	json_t *exp, *history;
+	const struct suite_exp *e;
+	size_t n[2];		/* runs with the metric, per mode */
+};
+
+/* How many runs of each mode have the plotted metric. */
+static void count_runs(struct plot_ctx *p)
+{
+	json_t *pt;
+	size_t i;
+
+	p->n[0] = p->n[1] = 0;
+	json_array_foreach(json_object_get(p->exp, "points"), i, pt) {
+		struct runs r = { { NULL, NULL }, { 0, 0 } };
+
+		if (!get_runs(pt, &p->e->primary, &r)) {
+			p->n[0] += r.n[0];
+			p->n[1] += r.n[1];
+		}
+		free_runs(&r);
+	}
+}
+
+static void plot_script(FILE *f, const void *ctx)
+{
+	static const char *const color[2] = { "#d62728", "#1f77b4" };
+	const struct plot_ctx *p = ctx;
+	json_t *points = json_object_get(p->exp, "points"), *pt;
+	char buf[512];
+	bool nonneg = true;
+	size_t i, n = json_array_size(points);
+
+	title_line(buf, sizeof(buf), p->exp, p->history);
+	fputs("set title noenhanced ", f);
+	bench_gp_quote(f, buf);
+	snprintf(buf, sizeof(buf), "%s (%s, %s is better)",
+		 str(p->exp, "metric", "value"), str(p->exp, "unit", ""),
+		 json_is_false(json_object_get(p->exp, "lower_is_better")) ?
+		 "higher" : "lower");
+	fputs("\nset ylabel noenhanced ", f);
+	bench_gp_quote(f, buf);
+	fputs("\nset xlabel noenhanced ", f);
+	bench_gp_quote(f, str(p->exp, "param_name", "parameter"));
+	fprintf(f, "\nset xrange [0.5:%zu.5]\nset xtics (", n);
+	json_array_foreach(points, i, pt) {
+		fputs(i ? ", " : "", f);
+		bench_gp_quote(f, param_text(json_object_get(pt, "param"), buf,
+					     sizeof(buf)));
+		fprintf(f, " %zu", i + 1);
+	}
+	fputs(")\nset grid ytics\nset key outside bottom center horizontal\n",
+	      f);
+	for (int m = 0; m < 2; m++) {
+		double off = m ? 0.12 : -0.12;
+
+		fprintf(f, "$%s << EOD\n", bench_mode_name[m]);
+		json_array_foreach(points, i, pt) {
+			struct runs r = { { NULL, NULL }, { 0, 0 } };
+
+			if (!get_runs(pt, &p->e->primary, &r))
+				for (size_t k = 0; k < r.n[m]; k++) {
+					double frac = fmod(0.5 + (double)k *
+						0.6180339887498949, 1.0);
+
+					fprintf(f, "%.4f %.17g\n", (double)i + 1
+						+ off + 0.12 * (frac - 0.5),
+						r.v[m][k]);
+					nonneg &= r.v[m][k] >= 0;
+				}
+			free_runs(&r);
+		}
+		fprintf(f, "EOD\n$%s_median << EOD\n", bench_mode_name[m]);
+		json_array_foreach(points, i, pt) {
+			struct runs r = { { NULL, NULL }, { 0, 0 } };
+
+			if (!get_runs(pt, &p->e->primary, &r) && r.n[m])
+				fprintf(f, "%.4f %.17g\n", (double)i + 1 + off,
+					st_median(r.v[m], r.n[m]));
+			free_runs(&r);
+		}
+		fputs("EOD\n", f);
+	}
+	if (nonneg)
+		fputs("set yrange [0:*]\n", f);
+	/* Only modes with data: gnuplot fails on nothing to plot at all. */
+	fputs("plot ", f);
+	for (int m = 0, first = 1; m < 2; m++) {
+		if (!p->n[m])
+			continue;
+		fprintf(f, "%s$%s using 1:2 with points pt 7 ps 0.7 lc rgb '%s' "
+			"title '%s (runs)', \\\n  $%s_median using 1:2 with "
+			"linespoints lw 2 pt 5 ps 1 lc rgb '%s' title '%s "
+			"(median)'", first ? "" : ", \\\n  ", bench_mode_name[m],
+			color[m], bench_mode_name[m], bench_mode_name[m],
+			color[m], bench_mode_name[m]);
+		first = 0;
+	}
+	fputc('\n', f);
+}
+
+/* FILE.svg -> FILE-<id>.svg */
+static void plot_name(char *buf, size_t len, const char *file, const char *id)
+{
+	const char *dot = strrchr(file, '.');
+
+	snprintf(buf, len, "%.*s-%s%s", (int)(dot - file), file, id, dot);
+}
+
+int suite_plot(json_t *history, const char *file)
+{
+	struct plot_ctx p = { .history = history };
+	char out[4096];
+	size_t i;
+	int ret = 0;
+
+	json_array_foreach(json_object_get(history, "experiments"), i, p.exp) {
+		p.e = suite_find_exp(str(p.exp, "experiment", NULL));
+		if (!p.e)
+			p.e = &generic;
+		plot_name(out, sizeof(out), file, str(p.exp, "experiment",
+						      "experiment"));
+		count_runs(&p);
+		if (!p.n[0] && !p.n[1]) {
+			abpath_warn("%s: no run has %s; not plotted",
+				    str(p.exp, "experiment", "?"),
+				    str(p.exp, "metric", "the metric"));
+			continue;
+		}
+		ret = bench_gnuplot(out, plot_script, &p);
+		if (ret)
+			break;
+		fprintf(stderr, "abpath: bench: wrote %s\n", out);
+	}
+	return ret;
+}
