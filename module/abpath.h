@@ -16,6 +16,7 @@
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 enum abpath_mode {
 	ABPATH_OPTIMIZED,
@@ -29,6 +30,7 @@ enum {
 	ABPATH_NS_TOTAL,
 	ABPATH_NS_MAX,
 	ABPATH_MISMATCHES,
+	ABPATH_WATCHDOG_REVERTS,
 	ABPATH_NR_COMMON,
 };
 
@@ -50,6 +52,11 @@ struct abpath_path {
 	struct static_key_false legacy;
 	struct abpath_pcpu __percpu *stats;
 	struct kobject *kobj;
+	/* Watchdog state, see watchdog.c. */
+	unsigned int index;
+	unsigned long watchdog_pending;
+	u64 watchdog_ns;
+	struct work_struct watchdog_work;
 };
 
 extern struct abpath_path abpath_group_cputime_path;
@@ -122,6 +129,11 @@ static __always_inline u64 abpath_now(void)
 {
 	return local_clock();
 }
+
+/* watchdog.c */
+void abpath_watchdog_init(void);
+void abpath_watchdog_exit(void);
+void abpath_watchdog_check(struct abpath_path *p, u64 ns);
 
 /* sysfs.c, debugfs.c */
 int abpath_sysfs_init(void);

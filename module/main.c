@@ -101,6 +101,7 @@ static int __init abpath_init(void)
 	if (ret)
 		return ret;
 
+	abpath_watchdog_init();
 	abpath_set_all_modes(initial);
 
 	ret = abpath_register(&abpath_ops);
@@ -124,6 +125,7 @@ static int __init abpath_init(void)
 
 err_unregister:
 	abpath_unregister(&abpath_ops);
+	abpath_watchdog_exit();
 err_free_stats:
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
 	abpath_stats_free();
@@ -136,6 +138,7 @@ static void __exit abpath_exit(void)
 	abpath_sysfs_exit();
 	/* Turns every hook off and waits for callbacks still running. */
 	abpath_unregister(&abpath_ops);
+	abpath_watchdog_exit();
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
 	abpath_stats_free();
 	pr_info("unloaded\n");

@@ -16,6 +16,7 @@ static const char *const abpath_common_counters[ABPATH_NR_COMMON] = {
 	[ABPATH_NS_TOTAL]	= "ns_total",
 	[ABPATH_NS_MAX]		= "ns_max",
 	[ABPATH_MISMATCHES]	= "mismatches",
+	[ABPATH_WATCHDOG_REVERTS] = "watchdog_reverts",
 };
 
 const char *abpath_counter_name(const struct abpath_path *p,
@@ -114,4 +115,7 @@ void abpath_account(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 		s->counter[mode][ABPATH_NS_MAX] = ns;
 	s->hist[mode][bucket]++;
 	put_cpu_ptr(p->stats);
+
+	if (mode == ABPATH_LEGACY)
+		abpath_watchdog_check(p, ns);
 }

@@ -186,8 +186,10 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	struct ctl_hooks hooks;
 	struct ctl_kernel k;
 	struct ctl_paths p;
+	struct stat_set stats = { 0 };
+	bool loaded, have_hooks, have_stats;
 	struct km_info ki;
-	bool loaded, have_hooks;
+	size_t e = 0;
 	int ret, i, j;
 
 	ret = no_operands(c, argc, argv);
@@ -235,6 +237,9 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		if (!ctl_valid_path(&p, hooks.name[i]) && p.n < CTL_MAX_PATHS)
 			snprintf(p.name[p.n++], CTL_NAME_MAX, "%s",
 				 hooks.name[i]);
+	/* The watchdog's reverts live in debugfs, readable by root only. */
+	have_stats = loaded && k.debugfs == DEBUGFS_MOUNTED &&
+		     stats_read(&stats) == 0;
 	out_begin_table("paths", OUT_ROWS, "path");
 	for (i = 0; i < p.n; i++) {
 		out_begin_object(p.name[i], OUT_PLAIN);
@@ -247,9 +252,20 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 			out_bool("static_key", hooks.key[j]);
 		else
 			out_null("static_key");
+		for (e = 0; have_stats && e < stats.n; e++)
+			if (!strcmp(stats.e[e].path, p.name[i]) &&
+			    !strcmp(stats.e[e].mode, "legacy") &&
+			    !strcmp(stats.e[e].counter, "watchdog_reverts"))
+				break;
+		if (have_stats && e < stats.n)
+			out_u64("watchdog_reverts", stats.e[e].value);
+		else
+			out_null("watchdog_reverts");
 		out_end();
 	}
 	out_end();
+	if (have_stats)
+		stats_free(&stats);
 	if (out_flush(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		return 1;

@@ -31,13 +31,17 @@ setup() {
 	echo 'legacy [optimized]' >"$ABPATH_SYSFS/timer_softirq/mode"
 	echo '[legacy] optimized' >"$ABPATH_SYSFS/exit_reparent/mode"
 	echo mixed >"$ABPATH_SYSFS/mode"
+	echo 'exit_reparent legacy watchdog_reverts 3' >>"$ABPATH_DEBUGFS/stats"
 	run -0 "$ABPATH" status
 	assert_line --regexp '^  loaded: +yes$'
 	assert_line --regexp '^  version: +0\.1\.0$'
 	assert_line --regexp '^  hooks: +yes$'
 	assert_line 'mode: mixed'
-	assert_line --regexp '^  exit_reparent +legacy +yes$'
-	assert_line --regexp '^  timer_softirq +optimized +yes$'
+	assert_line --regexp '^  exit_reparent +legacy +yes +3$'
+	assert_line --regexp '^  timer_softirq +optimized +yes +-$'
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.paths.exit_reparent.watchdog_reverts == 3
+		and .paths.timer_softirq.watchdog_reverts == null' <<<"$output"
 }
 
 @test "status -j with the module parses and agrees with sysfs" {

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watchdog: a legacy algorithm reproduces a historical cost, and on a
+ * big enough machine (or thread group, or task list) that cost can keep a
+ * CPU in hardirq or under tasklist_lock for too long.  When one legacy call
+ * takes longer than its path's budget, the path goes back to optimized.
+ *
+ * The overrun is seen where the call ran, often in hardirq with IRQs off,
+ * but a static key can only be flipped from process context: the hook only
+ * queues a work item, which switches the mode under abpath_mode_lock.  One
+ * pending bit per path makes a burst of slow calls queue one revert and log
+ * one line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
+
+#include "abpath.h"
+
+/*
+ * 10 ms: two and a half ticks at HZ=250.  A legacy tick may cost a tick's
+ * worth or more (that is the effect being measured: about 1 ms with 4000
+ * threads under TCG), but not so much that the CPU loses more than two
+ * ticks in a row; and it stays far below the soft-lockup and RCU-stall
+ * thresholds, which are seconds.  0 turns the watchdog off for a path.
+ */
+static unsigned int watchdog_us[] = { 10000, 10000, 10000, 10000 };
+static unsigned int nr_watchdog_us;
+module_param_array(watchdog_us, uint, &nr_watchdog_us, 0644);
+MODULE_PARM_DESC(watchdog_us,
+		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq (0: no limit)");
+
+static unsigned int abpath_index(const struct abpath_path *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < abpath_nr_paths; i++)
+		if (abpath_paths[i] == p)
+			return i;
+	return 0;
+}
+
+static void abpath_watchdog_work(struct work_struct *work)
+{
+	struct abpath_path *p = container_of(work, struct abpath_path,
+					     watchdog_work);
+
+	if (abpath_get_mode(p) == ABPATH_LEGACY) {
+		abpath_set_mode(p, ABPATH_OPTIMIZED);
+		abpath_add(p, ABPATH_LEGACY, ABPATH_WATCHDOG_REVERTS, 1);
+		pr_warn("%s: a legacy call took %llu us, over the %u us budget; switched back to optimized\n",
+			p->name, READ_ONCE(p->watchdog_ns) / NSEC_PER_USEC,
+			READ_ONCE(watchdog_us[p->index]));
+	}
+	clear_bit(0, &p->watchdog_pending);
+}
+
+/* Any context; called with the duration of a legacy call. */
+void abpath_watchdog_check(struct abpath_path *p, u64 ns)
+{
+	u64 budget = (u64)READ_ONCE(watchdog_us[p->index]) * NSEC_PER_USEC;
+
+	if (!budget || ns <= budget)
+		return;
+	if (test_and_set_bit(0, &p->watchdog_pending))
+		return;
+	WRITE_ONCE(p->watchdog_ns, ns);
+	schedule_work(&p->watchdog_work);
+}
+
+void abpath_watchdog_init(void)
+{
+	struct abpath_path *p;
+
+	abpath_for_each_path(p) {
+		p->index = abpath_index(p);
+		INIT_WORK(&p->watchdog_work, abpath_watchdog_work);
+	}
+}
+
+/* After abpath_unregister(): no hook can queue a revert any more. */
+void abpath_watchdog_exit(void)
+{
+	struct abpath_path *p;
+
+	abpath_for_each_path(p)
+		cancel_work_sync(&p->watchdog_work);
+}

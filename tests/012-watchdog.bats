@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# The watchdog: a legacy call over its path's budget sends that path back
+# to optimized from process context, counts it, and logs it once.
+
+load helper
+
+WD=/sys/module/abpath/parameters/watchdog_us
+
+setup() {
+	common_setup
+	write_file "$DBG/reset" 1
+	dmesg -c >/dev/null
+}
+
+teardown() {
+	echo 10000,10000,10000,10000 >"$WD"
+}
+
+@test "the default budget is 10 ms for every path" {
+	run -0 cat "$WD"
+	assert_output "10000,10000,10000,10000"
+}
+
+@test "a tiny budget reverts exit_reparent alone, counts it and logs it once" {
+	# exit_reparent's legacy scan takes far more than 1 us; the others
+	# keep the default and stay legacy.
+	echo 10000,10000,1,10000 >"$WD"
+	write_file "$SYS/mode" legacy
+	"$WL/forkexit" -i 50 >/dev/null
+	for _ in $(seq 50); do
+		[ "$(active_mode exit_reparent)" = optimized ] && break
+		sleep 0.1
+	done
+	[ "$(active_mode exit_reparent)" = optimized ]
+	for p in group_cputime timer_fastpath timer_softirq; do
+		[ "$(active_mode "$p")" = legacy ] || fail "$p reverted too"
+	done
+	[ "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 ]
+	run -0 dmesg
+	[ "$(grep -c 'exit_reparent: a legacy call took .* us, over the 1 us budget; switched back to optimized' <<<"$output")" -eq 1 ]
+	run -0 abpath status -j
+	run -0 jq -e '.paths.exit_reparent.watchdog_reverts == 1' <<<"$output"
+}
+
+@test "after a revert, legacy can be chosen again and trips again" {
+	echo 10000,10000,1,10000 >"$WD"
+	for round in 1 2; do
+		write_file "$SYS/exit_reparent/mode" legacy
+		"$WL/forkexit" -i 20 >/dev/null
+		for _ in $(seq 50); do
+			[ "$(active_mode exit_reparent)" = optimized ] && break
+			sleep 0.1
+		done
+		[ "$(counter exit_reparent legacy watchdog_reverts)" -eq "$round" ]
+	done
+}
+
+@test "budget 0 turns the watchdog off" {
+	echo 0,0,0,0 >"$WD"
+	write_file "$SYS/exit_reparent/mode" legacy
+	"$WL/forkexit" -i 50 >/dev/null
+	sleep 0.3
+	[ "$(active_mode exit_reparent)" = legacy ]
+	[ "$(counter exit_reparent legacy watchdog_reverts)" -eq 0 ]
+}
