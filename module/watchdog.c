@@ -26,8 +26,7 @@
  * thresholds, which are seconds.  0 turns the watchdog off for a path.
  */
 static unsigned int watchdog_us[] = { 10000, 10000, 10000, 10000 };
-static unsigned int nr_watchdog_us;
-module_param_array(watchdog_us, uint, &nr_watchdog_us, 0644);
+module_param_array(watchdog_us, uint, NULL, 0644);
 MODULE_PARM_DESC(watchdog_us,
 		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq (0: no limit)");
 
