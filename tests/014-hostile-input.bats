@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# Every file abpath exposes, against every kind of bad write: each fails
+# (EINVAL from abpath, EACCES for the wrong user, E2BIG from kernfs past a
+# page) and the state is unchanged.
+
+load helper
+
+setup() {
+	common_setup
+	# A mixed state, so "unchanged" is not just "still the default".
+	write_file "$SYS/timer_fastpath/mode" legacy
+}
+
+teardown() {
+	stop_toggler
+}
+
+mode_files() {
+	echo "$SYS/mode"
+	for p in "${PATHS[@]}"; do echo "$SYS/$p/mode"; done
+}
+
+state() {
+	cat "$SYS/mode" "$SYS"/*/mode
+}
+
+# Each is a sysfs-write DATA argument (C escapes).
+bad=(
+	' ' '\n' '\t' '\n\n' ' \n'
+	'legacy ' ' legacy' 'legacy\t' '\tlegacy' 'legacy\n\n' 'legacy\r\n' 'legacy\r'
+	'Legacy' 'LEGACY' 'lEGACY' 'Optimized' 'OPTIMIZED'
+	'l' 'leg' 'legac' 'o' 'optim' 'optimize'
+	'legacyy' 'legacy1' 'optimizedx' 'optimized\\n' 'legacy optimized' 'legacy,optimized'
+	'mixed' 'all' '1' '0' 'on' 'off' 'true' '-1'
+	'legacy\0' 'leg\0acy' '\0legacy' '\xff\xfe' '\x01\x02legacy' 'legacy\x7f' '\xc3\xa9'
+)
+
+@test "mode files: malformed words, whitespace, case, prefixes, suffixes, binary" {
+	before=$(state)
+	while read -r f; do
+		for w in "${bad[@]}"; do
+			run ! "$T/sysfs-write" "$f" "$w"
+			assert_output --partial "Invalid argument"
+			[ "$(state)" = "$before" ] || fail "$f changed after '$w'"
+		done
+	done < <(mode_files)
+}
+
+@test "a zero-length write is a no-op (kernfs answers 0 and never calls abpath)" {
+	before=$(state)
+	while read -r f; do
+		run -0 "$T/sysfs-write" "$f" ''
+	done < <(mode_files)
+	[ "$(state)" = "$before" ]
+}
+
+@test "mode files: a page of junk is EINVAL, more than a page E2BIG" {
+	before=$(state)
+	page=$(printf 'x%.0s' {1..4096})
+	while read -r f; do
+		run ! "$T/sysfs-write" "$f" "$page"
+		assert_output --partial "Invalid argument"
+		run ! "$T/sysfs-write" "$f" "${page}legacy"
+		assert_output --partial "Argument list too long"
+		run ! "$T/sysfs-write" "$f" "legacy${page}"
+		assert_output --partial "Argument list too long"
+	done < <(mode_files)
+	[ "$(state)" = "$before" ]
+}
+
+@test "read-only files refuse writes; debugfs reset takes only 1 at offset 0" {
+	before=$(state)
+	for f in "$SYS/version" "$DBG/stats" "$DBG"/hist/* "$HOOKS"; do
+		run ! "$T/sysfs-write" "$f" '1'
+	done
+	for w in "${bad[@]}" '2' '11' '1 ' ' 1' '1\n\n' '01'; do
+		[ "$w" = '1' ] && continue
+		run ! "$T/sysfs-write" "$DBG/reset" "$w"
+		assert_output --partial "Invalid argument"
+	done
+	run ! "$T/sysfs-write" -o 1 "$DBG/reset" '1'
+	assert_output --partial "Invalid argument"
+	[ "$(state)" = "$before" ]
+	run -0 cat "$SYS/version"
+	assert_output "$(cat /abpath/VERSION)"
+}
+
+@test "concurrent writers: valid flips race junk, every junk write fails, a valid state remains" {
+	start_toggler exit_reparent
+	(for _ in $(seq 300); do echo optimized >"$SYS/mode"; echo legacy >"$SYS/mode"; done) 2>/dev/null &
+	other=$!
+	for _ in $(seq 100); do
+		for f in "$SYS/mode" "$SYS/exit_reparent/mode"; do
+			run ! "$T/sysfs-write" "$f" 'legacyx'
+			assert_output --partial "Invalid argument"
+		done
+	done
+	wait "$other"
+	stop_toggler
+	run -0 cat "$SYS/mode"
+	assert_output --regexp '^(legacy|optimized|mixed)$'
+	for p in "${PATHS[@]}"; do
+		run -0 cat "$SYS/$p/mode"
+		assert_output --regexp '^(\[legacy\] optimized|legacy \[optimized\])$'
+	done
+}
+
+@test "as nobody: every write is denied and debugfs is unreadable" {
+	before=$(state)
+	while read -r f; do
+		for w in legacy optimized; do
+			run ! as_nobody "$T/sysfs-write" "$f" "$w"
+			assert_output --partial "Permission denied"
+		done
+	done < <(mode_files)
+	run ! as_nobody "$T/sysfs-write" "$DBG/reset" 1
+	for f in "$DBG/stats" "$DBG"/hist/* "$DBG/reset" "$HOOKS"; do
+		run ! as_nobody cat "$f"
+	done
+	[ "$(state)" = "$before" ]
+}
