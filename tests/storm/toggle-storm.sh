@@ -42,7 +42,11 @@ for _ in $(seq "$cpus"); do
 	load thread-churn -N 50 -m 200 & pids+=($!)
 	load pound-times -c 50000 -n 2 & pids+=($!)
 done
-load itimer-threads -n "$cpus" -t 1 & pids+=($!)
+# Under this much load a process is charged CPU time by tick sampling and
+# misses the ticks that fall while others run, so SIGPROF per CPU-second
+# (against getrusage's exact runtime) reads low: keep the upper bound and
+# a loose lower one here; tests/010 checks the rate exactly.
+load itimer-threads -n "$cpus" -t 1 --tolerance 50 & pids+=($!)
 load softirq-rate -S timers -t 1 & pids+=($!)
 
 # flips: round robin over the paths, legacy then optimized.
