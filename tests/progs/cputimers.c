@@ -29,60 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define fail(...) do {							\
-	fprintf(stderr, "cputimers: error: " __VA_ARGS__);		\
-	fputc('\n', stderr);						\
-	exit(1);							\
-} while (0)
-
 #define USAGE								\
 	"usage: cputimers itimer prof|virt [-n THREADS] [-t SECONDS] [-I US]\n" \
 	"       cputimers oneshot [-n THREADS] [-m MS]\n"		\
 	"       cputimers rlimit [-s SOFT] [-h HARD] [--tick-us US]   (SOFT < HARD)\n"
 
-static void usage(void)
-{
-	fputs(USAGE, stderr);
-	exit(2);
-}
-
-static double num(const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "cputimers: bad number '%s' (%g..%g)\n", s, min, max);
-		usage();
-	}
-	return v;
-}
-
-static int64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts))
-		fail("clock_gettime(%d): %s", (int)clk, strerror(errno));
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_ns(int64_t ns)
-{
-	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-#define tv_us(tv)	((tv).tv_sec * 1000000LL + (tv).tv_usec)
-
-static int online_cpus(void)
-{
-	return sysconf(_SC_NPROCESSORS_ONLN) > 0 ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
-}
+#include "progs.h"
 
 /*
  * CPU itimers and RLIMIT_CPU fire on tick-sampled utime/stime (a tick

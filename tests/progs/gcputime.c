@@ -28,65 +28,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define fail(...) do {							\
-	fprintf(stderr, "gcputime: error: " __VA_ARGS__);		\
-	fputc('\n', stderr);						\
-	exit(1);							\
-} while (0)
-
 #define USAGE								\
 	"usage: gcputime monotonic [-n THREADS] [-t SECONDS]\n"		\
 	"       gcputime proc [-n THREADS] [-r ROUNDS]\n"		\
 	"       gcputime rusage [-t MS] [--tick-us US]\n"
 
-static void usage(void)
-{
-	fputs(USAGE, stderr);
-	exit(2);
-}
-
-static double num(const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "gcputime: bad number '%s' (%g..%g)\n", s, min, max);
-		usage();
-	}
-	return v;
-}
-
-static int64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts))
-		fail("clock_gettime(%d): %s", (int)clk, strerror(errno));
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_ns(int64_t ns)
-{
-	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int64_t tv_us(struct timeval tv)
-{
-	return tv.tv_sec * 1000000LL + tv.tv_usec;
-}
-
-static int online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
+#include "progs.h"
 
 static atomic_int stop;
 static pthread_barrier_t go;

@@ -34,15 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define fail(...) do {							\
-	fprintf(stderr, "timers: error: " __VA_ARGS__);			\
-	fputc('\n', stderr);						\
-	exit(1);							\
-} while (0)
-
 #define USAGE								\
 	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|all] [--tick-us US]\n" \
 	"                   [--slack-us US]\n"
+
+#include "progs.h"
 
 #define MAXK	64
 #define GIVEUP	2000000000LL	/* ns past the expiry */
@@ -52,39 +48,9 @@ static int64_t dur[MAXK];	/* relative expiry, ns */
 static int64_t late[MAXK];	/* ns past the expiry */
 static atomic_int fired[MAXK];
 
-static void usage(void)
-{
-	fputs(USAGE, stderr);
-	exit(2);
-}
-
-static double num(const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "timers: bad number '%s' (%g..%g)\n", s, min, max);
-		usage();
-	}
-	return v;
-}
-
 static int64_t now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static struct timespec ts_of(int64_t ns)
-{
-	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-
-	return ts;
+	return now_ns(CLOCK_MONOTONIC);
 }
 
 /*

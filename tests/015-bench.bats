@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# abpath bench against the real module: well-formed JSON with both modes,
+# counters and statistics, the ABBA order in the raw samples, and Ctrl-C
+# restoring the path's mode.
+
+load helper
+
+setup() {
+	common_setup
+}
+
+@test "bench gives well-formed JSON with both modes, counters and statistics" {
+	run -0 --separate-stderr abpath bench forkexit --runs 4 -j -- -i 30
+	json=$output
+	run -0 jq -e '
+		.path == "exit_reparent" and .workload == "forkexit"
+		and (.summary.legacy.n == 4) and (.summary.optimized.n == 4)
+		and (.summary.legacy.ci95 | length == 2)
+		and (.summary.ratio.ci95 | length == 2) and (.summary.ratio.value > 0)
+		and (.summary.mann_whitney.p >= 0 and .summary.mann_whitney.p <= 1)
+		and ([.samples[] | select(.warmup | not)] | length == 8)
+		and ([.samples[] | select(.mode == "legacy" and (.warmup | not))
+		      | .counters.exit_reparent.tasks_scanned > 0] | all)
+		and ([.samples[] | select(.mode == "optimized")
+		      | .counters.exit_reparent.tasks_scanned == 0] | all)
+		and ([.samples[] | .counters.exit_reparent.mismatches == 0] | all)' <<<"$json"
+	# The module is left as it was.
+	[ "$(active_mode exit_reparent)" = optimized ]
+}
+
+@test "the measured runs follow ABBA order" {
+	run -0 --separate-stderr abpath bench forkexit --runs 4 -j -- -i 10
+	run -0 jq -r '[.samples[] | select(.warmup | not) | .mode[0:1]] | join("")' <<<"$output"
+	assert_output loollool
+}
+
+@test "Ctrl-C during a bench restores the path's original mode" {
+	write_file "$SYS/exit_reparent/mode" legacy
+	abpath bench forkexit --runs 8 -- -N 200 -i 2000 >/dev/null 2>&1 &
+	pid=$!
+	# Wait until the bench has flipped the mode at least once.
+	for _ in $(seq 100); do
+		[ "$(active_mode exit_reparent)" = optimized ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	run wait "$pid"
+	[ "$status" -eq 130 ]
+	[ "$(active_mode exit_reparent)" = legacy ]
+	# The workload's idle tasks went with it.
+	sleep 0.5
+	[ -z "$(pidof forkexit)" ]
+}

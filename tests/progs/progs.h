@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the VM test programs share: the error and usage conventions (exit 1
+ * with "<prog>: error: ..." for a wrong answer, 2 with the usage for bad
+ * arguments) and the clocks. A program defines USAGE before including it.
+ */
+#ifndef ABPATH_TEST_PROGS_H
+#define ABPATH_TEST_PROGS_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define fail(...) do {							\
+	fprintf(stderr, "%s: error: ", program_invocation_short_name);	\
+	fprintf(stderr, __VA_ARGS__);					\
+	fputc('\n', stderr);						\
+	exit(1);							\
+} while (0)
+
+static inline void usage(void)
+{
+	fputs(USAGE, stderr);
+	exit(2);
+}
+
+/* A number in [min, max], or the usage. */
+static inline double num(const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "%s: bad number '%s' (%g..%g)\n",
+			program_invocation_short_name, s, min, max);
+		usage();
+	}
+	return v;
+}
+
+static inline int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		fail("clock_gettime(%d): %s", (int)clk, strerror(errno));
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static inline struct timespec ts_of(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	return ts;
+}
+
+/* Sleeps the whole time even when signals (SIGPROF, ...) interrupt it. */
+static inline void sleep_ns(int64_t ns)
+{
+	struct timespec ts = ts_of(ns);
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static inline int64_t tv_us(struct timeval tv)
+{
+	return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+static inline int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+#endif
