@@ -10,17 +10,7 @@ load cli-helper
 setup() {
 	cli_setup
 	fake_module
-	# Counters the fake workload can add to, for every path and mode;
-	# ns_total starts high so that --reset-ns makes it go down.
-	local p m
-	for p in "${CLI_PATHS[@]}"; do
-		for m in legacy optimized; do
-			printf '%s %s calls 0\n%s %s ns_total 1000000\n' $p $m $p $m
-			printf '%s %s ns_max 0\n%s %s mismatches 0\n' $p $m $p $m
-		done
-	done >"$ABPATH_DEBUGFS/stats"
-	mkdir -p "$ABPATH_WORKLOAD_DIR"
-	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+	fake_bench_tree
 	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
 	STATE=$FAKE/sys/kernel/debug
 	unset FAKE_PATH

@@ -10,15 +10,7 @@ load cli-helper
 setup() {
 	cli_setup
 	fake_module
-	local p m
-	for p in "${CLI_PATHS[@]}"; do
-		for m in legacy optimized; do
-			printf '%s %s calls 0\n%s %s ns_total 1000000\n' $p $m $p $m
-			printf '%s %s ns_max 0\n%s %s mismatches 0\n' $p $m $p $m
-		done
-	done >"$ABPATH_DEBUGFS/stats"
-	mkdir -p "$ABPATH_WORKLOAD_DIR"
-	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+	fake_bench_tree
 	STATE=$FAKE/sys/kernel/debug
 	SAVED=$BATS_TEST_TMPDIR/saved.json
 	unset FAKE_PATH

@@ -116,3 +116,18 @@ open_tmpdir_to_all() {
 	done
 	chmod -R o+rX "$FAKE"
 }
+
+# A fake module for bench: counters the fake workload (cli-bench-workload.sh,
+# installed as forkexit) can add to, for every path and mode; ns_total
+# starts high so that --reset-ns makes it go down.
+fake_bench_tree() {
+	local p m
+	for p in "${CLI_PATHS[@]}"; do
+		for m in legacy optimized; do
+			printf '%s %s calls 0\n%s %s ns_total 1000000\n' $p $m $p $m
+			printf '%s %s ns_max 0\n%s %s mismatches 0\n' $p $m $p $m
+		done
+	done >"$ABPATH_DEBUGFS/stats"
+	mkdir -p "$ABPATH_WORKLOAD_DIR"
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+}
