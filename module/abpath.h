@@ -53,7 +53,6 @@ struct abpath_path {
 	struct abpath_pcpu __percpu *stats;
 	struct kobject *kobj;
 	/* Watchdog state, see watchdog.c. */
-	unsigned int index;
 	unsigned long watchdog_pending;
 	u64 watchdog_ns;
 	struct work_struct watchdog_work;

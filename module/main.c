@@ -74,13 +74,13 @@ void abpath_set_all_modes(enum abpath_mode mode)
 	mutex_unlock(&abpath_mode_lock);
 }
 
-static int abpath_enable_hooks(bool on)
+static int abpath_enable_hooks(void)
 {
 	struct abpath_path *p;
 	int ret;
 
 	abpath_for_each_path(p) {
-		ret = abpath_enable(&abpath_ops, p->hook, on);
+		ret = abpath_enable(&abpath_ops, p->hook, true);
 		if (ret)
 			return ret;
 	}
@@ -110,7 +110,7 @@ static int __init abpath_init(void)
 		goto err_free_stats;
 	}
 
-	ret = abpath_enable_hooks(true);
+	ret = abpath_enable_hooks();
 	if (ret)
 		goto err_unregister;
 

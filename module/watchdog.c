@@ -25,20 +25,13 @@
  * ticks in a row; and it stays far below the soft-lockup and RCU-stall
  * thresholds, which are seconds.  0 turns the watchdog off for a path.
  */
-static unsigned int watchdog_us[] = { 10000, 10000, 10000, 10000 };
+/* Indexed by the kernel's hook id, so the order is the patch's enum. */
+static unsigned int watchdog_us[ABPATH_NR_HOOKS] = {
+	[0 ... ABPATH_NR_HOOKS - 1] = 10000,
+};
 module_param_array(watchdog_us, uint, NULL, 0644);
 MODULE_PARM_DESC(watchdog_us,
 		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq (0: no limit)");
-
-static unsigned int abpath_index(const struct abpath_path *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < abpath_nr_paths; i++)
-		if (abpath_paths[i] == p)
-			return i;
-	return 0;
-}
 
 static void abpath_watchdog_work(struct work_struct *work)
 {
@@ -50,7 +43,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 		abpath_add(p, ABPATH_LEGACY, ABPATH_WATCHDOG_REVERTS, 1);
 		pr_warn("%s: a legacy call took %llu us, over the %u us budget; switched back to optimized\n",
 			p->name, READ_ONCE(p->watchdog_ns) / NSEC_PER_USEC,
-			READ_ONCE(watchdog_us[p->index]));
+			READ_ONCE(watchdog_us[p->hook]));
 	}
 	clear_bit(0, &p->watchdog_pending);
 }
@@ -58,7 +51,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 /* Any context; called with the duration of a legacy call. */
 void abpath_watchdog_check(struct abpath_path *p, u64 ns)
 {
-	u64 budget = (u64)READ_ONCE(watchdog_us[p->index]) * NSEC_PER_USEC;
+	u64 budget = (u64)READ_ONCE(watchdog_us[p->hook]) * NSEC_PER_USEC;
 
 	if (!budget || ns <= budget)
 		return;
@@ -72,10 +65,8 @@ void abpath_watchdog_init(void)
 {
 	struct abpath_path *p;
 
-	abpath_for_each_path(p) {
-		p->index = abpath_index(p);
+	abpath_for_each_path(p)
 		INIT_WORK(&p->watchdog_work, abpath_watchdog_work);
-	}
 }
 
 /* After abpath_unregister(): no hook can queue a revert any more. */
