@@ -12,6 +12,7 @@
 
 #include <linux/abpath_hooks.h>
 #include <linux/jump_label.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
@@ -27,6 +28,7 @@ enum abpath_mode {
 /* Counters every path has; a path's own counters follow them. */
 enum {
 	ABPATH_CALLS,
+	ABPATH_TIMED,
 	ABPATH_NS_TOTAL,
 	ABPATH_NS_MAX,
 	ABPATH_MISMATCHES,
@@ -81,6 +83,14 @@ void abpath_exit_reparent_hook(struct task_struct *father);
 bool abpath_timer_softirq_hook(void);
 
 /* main.c */
+/* A per-path module parameter: ABPATH_NR_HOOKS values of at most @max. */
+struct abpath_param_hooks {
+	unsigned int *val;
+	unsigned int max;
+};
+
+extern const struct kernel_param_ops abpath_param_hooks_ops;
+
 enum abpath_mode abpath_get_mode(const struct abpath_path *p);
 void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
 void abpath_set_all_modes(enum abpath_mode mode);
@@ -116,9 +126,6 @@ static __always_inline void abpath_add(struct abpath_path *p,
 	this_cpu_add(p->stats->counter[mode][counter], n);
 }
 
-void abpath_account(struct abpath_path *p, enum abpath_mode mode,
-		    u64 t0);
-
 /*
  * local_clock() is cheap in every context the hooks run in; a process
  * context caller may migrate between the two reads, so a negative delta
@@ -127,6 +134,35 @@ void abpath_account(struct abpath_path *p, enum abpath_mode mode,
 static __always_inline u64 abpath_now(void)
 {
 	return local_clock();
+}
+
+/* stats.c: 1 << abpath_sample_shift[hook] calls per timed call. */
+extern unsigned int abpath_sample_shift[ABPATH_NR_HOOKS];
+
+void abpath_account(struct abpath_path *p, enum abpath_mode mode,
+		    u64 t0);
+
+/*
+ * Every call is counted; only one in 2^sample_shift (per CPU and mode) is
+ * timed, because two clock reads can cost as much as a cheap path itself.
+ * Returns the start time of a timed call, 0 for an untimed one.
+ */
+static __always_inline u64 abpath_start(struct abpath_path *p,
+					enum abpath_mode mode)
+{
+	u64 n = this_cpu_add_return(p->stats->counter[mode][ABPATH_CALLS], 1);
+	unsigned int shift = READ_ONCE(abpath_sample_shift[p->hook]);
+
+	if (n & ((1ULL << shift) - 1))
+		return 0;
+	return abpath_now();
+}
+
+static __always_inline void abpath_finish(struct abpath_path *p,
+					  enum abpath_mode mode, u64 t0)
+{
+	if (t0)
+		abpath_account(p, mode, t0);
 }
 
 /* watchdog.c */

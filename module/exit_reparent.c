@@ -71,12 +71,10 @@ static void exit_reparent_legacy(struct abpath_path *p,
 void abpath_exit_reparent_hook(struct task_struct *father)
 {
 	struct abpath_path *p = &abpath_exit_reparent_path;
-	u64 t0 = abpath_now();
+	enum abpath_mode mode = abpath_mode_now(p);
+	u64 t0 = abpath_start(p, mode);
 
-	if (static_branch_unlikely(&p->legacy)) {
+	if (mode == ABPATH_LEGACY)
 		exit_reparent_legacy(p, father);
-		abpath_account(p, ABPATH_LEGACY, t0);
-	} else {
-		abpath_account(p, ABPATH_OPTIMIZED, t0);
-	}
+	abpath_finish(p, mode, t0);
 }

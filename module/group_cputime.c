@@ -50,10 +50,13 @@ struct abpath_path abpath_group_cputime_path = {
  * A thread's runtime can only grow: task_sched_runtime() returning less
  * than the committed sum_exec_runtime read just before it is a sample
  * going backwards, counted as a mismatch.
+ *
+ * Out of line, so that the optimized pass, which runs on every times(),
+ * does not set up this walk's stack frame.
  */
-static void group_cputime_legacy(struct abpath_path *p,
-				 struct task_struct *tsk,
-				 struct task_cputime *times)
+static noinline void group_cputime_legacy(struct abpath_path *p,
+					  struct task_struct *tsk,
+					  struct task_cputime *times)
 {
 	struct signal_struct *sig = tsk->signal;
 	unsigned long walked = 0, on_cpu = 0, locked = 0;
@@ -102,13 +105,12 @@ void abpath_group_cputime_hook(struct task_struct *tsk,
 			       abpath_group_cputime_fn stock)
 {
 	struct abpath_path *p = &abpath_group_cputime_path;
-	u64 t0 = abpath_now();
+	enum abpath_mode mode = abpath_mode_now(p);
+	u64 t0 = abpath_start(p, mode);
 
-	if (static_branch_unlikely(&p->legacy)) {
+	if (mode == ABPATH_LEGACY)
 		group_cputime_legacy(p, tsk, times);
-		abpath_account(p, ABPATH_LEGACY, t0);
-	} else {
+	else
 		stock(tsk, times);
-		abpath_account(p, ABPATH_OPTIMIZED, t0);
-	}
+	abpath_finish(p, mode, t0);
 }

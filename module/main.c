@@ -10,7 +10,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "abpath.h"
 
@@ -31,6 +33,67 @@ const char *const abpath_mode_names[ABPATH_NR_MODES] = {
 static char *mode = "optimized";
 module_param(mode, charp, 0);
 MODULE_PARM_DESC(mode, "initial mode of every path: legacy or optimized (default)");
+
+/*
+ * Per-path parameters (watchdog_us, sample_shift) are arrays indexed by the
+ * kernel's hook id.  A write gives one value for every path, or one for
+ * all of them, and is parsed whole before anything changes: a bad element
+ * leaves every path as it was, where module_param_array() would already
+ * have stored the elements before it.  The caller holds the module's
+ * kernel_param_lock; the hooks read single elements with READ_ONCE().
+ */
+static int abpath_param_hooks_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	const struct abpath_param_hooks *ph = kp->arg;
+	unsigned int v[ABPATH_NR_HOOKS];
+	unsigned int n = 0, i;
+	char *buf, *cur, *tok;
+	int ret = 0;
+
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	cur = buf;
+	while ((tok = strsep(&cur, ","))) {
+		if (n == ABPATH_NR_HOOKS) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = kstrtouint(tok, 0, &v[n]);
+		if (!ret && v[n] > ph->max)
+			ret = -EINVAL;
+		if (ret)
+			break;
+		n++;
+	}
+	kfree(buf);
+	if (!ret && n != 1 && n != ABPATH_NR_HOOKS)
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+
+	for (i = 0; i < ABPATH_NR_HOOKS; i++)
+		WRITE_ONCE(ph->val[i], v[n == 1 ? 0 : i]);
+	return 0;
+}
+
+static int abpath_param_hooks_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct abpath_param_hooks *ph = kp->arg;
+	int len = 0, i;
+
+	for (i = 0; i < ABPATH_NR_HOOKS; i++)
+		len += sysfs_emit_at(buffer, len, "%s%u", i ? "," : "",
+				     READ_ONCE(ph->val[i]));
+	len += sysfs_emit_at(buffer, len, "\n");
+	return len;
+}
+
+const struct kernel_param_ops abpath_param_hooks_ops = {
+	.set	= abpath_param_hooks_set,
+	.get	= abpath_param_hooks_get,
+};
 
 /* Serializes mode changes; static_branch_*() sleeps. */
 static DEFINE_MUTEX(abpath_mode_lock);

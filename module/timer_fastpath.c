@@ -119,7 +119,7 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 	struct abpath_path *p = &abpath_timer_fastpath_path;
 	struct posix_cputimers *pct = &tsk->signal->posix_cputimers;
 	enum abpath_mode mode = abpath_mode_now(p);
-	u64 t0 = abpath_now();
+	u64 t0 = abpath_start(p, mode);
 	bool expired, armed;
 
 	expired = stock(tsk);
@@ -130,6 +130,6 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 	/* Another thread handling expiry owns the group's timers for now. */
 	if (mode == ABPATH_LEGACY && armed && !READ_ONCE(pct->expiry_active))
 		timer_fastpath_legacy(p, tsk);
-	abpath_account(p, mode, t0);
+	abpath_finish(p, mode, t0);
 	return expired;
 }

@@ -40,7 +40,7 @@ bool abpath_timer_softirq_hook(void)
 {
 	struct abpath_path *p = &abpath_timer_softirq_path;
 	enum abpath_mode mode = abpath_mode_now(p);
-	u64 t0 = abpath_now();
+	u64 t0 = abpath_start(p, mode);
 	bool stock_raised;
 
 	stock_raised = local_softirq_pending() & BIT(TIMER_SOFTIRQ);
@@ -49,7 +49,7 @@ bool abpath_timer_softirq_hook(void)
 		abpath_add(p, mode, SOFTIRQ_SUPPRESSED, 1);
 	if (stock_raised || mode == ABPATH_LEGACY)
 		abpath_add(p, mode, SOFTIRQ_RAISED, 1);
-	abpath_account(p, mode, t0);
+	abpath_finish(p, mode, t0);
 
 	return mode == ABPATH_LEGACY && !stock_raised;
 }

@@ -10,6 +10,10 @@
  * queues a work item, which switches the mode under abpath_mode_lock.  One
  * pending bit per path makes a burst of slow calls queue one revert and log
  * one line.
+ *
+ * It sees the timed calls only (sample_shift): every legacy call of the
+ * tick and exit paths, one group_cputime call in 64 by default, so a
+ * group that is over budget on every call is caught within 64 calls.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,9 +33,14 @@
 static unsigned int watchdog_us[ABPATH_NR_HOOKS] = {
 	[0 ... ABPATH_NR_HOOKS - 1] = 10000,
 };
-module_param_array(watchdog_us, uint, NULL, 0644);
+
+static struct abpath_param_hooks watchdog_param = {
+	.val	= watchdog_us,
+	.max	= UINT_MAX,
+};
+module_param_cb(watchdog_us, &abpath_param_hooks_ops, &watchdog_param, 0644);
 MODULE_PARM_DESC(watchdog_us,
-		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq (0: no limit)");
+		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq, or one value for all (0: no limit)");
 
 static void abpath_watchdog_work(struct work_struct *work)
 {

@@ -25,11 +25,11 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	while [ $SECONDS -lt $end ]; do i=$((i + 1)); done
 }
 
-@test "stats lists calls, ns_total, ns_max and mismatches for every path and mode" {
+@test "stats lists calls, timed, ns_total, ns_max and mismatches for every path and mode" {
 	run -0 cat "$DBG/stats"
 	for p in "${PATHS[@]}"; do
 		for m in legacy optimized; do
-			for c in calls ns_total ns_max mismatches; do
+			for c in calls timed ns_total ns_max mismatches; do
 				assert_line --regexp "^$p $m $c [0-9]+$"
 			done
 		done
@@ -55,7 +55,7 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	calls_grow timer_softirq busy_loop
 }
 
-@test "ns_total and the histogram account for every counted call" {
+@test "exit_reparent times every call; ns_total and the histogram hold them all" {
 	"$WL/forkexit" -i 100 >/dev/null
 	calls=$(counter exit_reparent optimized calls)
 	[ "$calls" -ge 100 ]
@@ -63,6 +63,40 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	run -0 awk '$1 == "optimized" { n += $4 } END { print n }' "$DBG/hist/exit_reparent"
 	# Calls keep coming from the rest of the system between the reads.
 	[ "$output" -ge "$calls" ]
+	[ "$(counter exit_reparent optimized timed)" -ge "$calls" ]
+}
+
+@test "group_cputime times one call in 64, and sample_shift changes that" {
+	"$WL/pound-times" -c 6400 -n 1 >/dev/null
+	calls=$(counter group_cputime optimized calls)
+	timed=$(counter group_cputime optimized timed)
+	[ "$calls" -ge 6400 ]
+	# Per CPU, every 64th call: at most one extra per CPU from rounding.
+	[ "$timed" -ge $((calls / 64 - 2)) ] && [ "$timed" -le $((calls / 64 + 2)) ] ||
+		fail "$timed of $calls calls timed"
+	run -0 awk '$1 == "optimized" { n += $4 } END { print n }' "$DBG/hist/group_cputime"
+	[ "$output" -ge "$timed" ] && [ "$output" -le $((timed + 2)) ]
+
+	write_file "$PARAM/sample_shift" 0,0,0,0
+	write_file "$DBG/reset" 1
+	"$WL/pound-times" -c 1000 -n 1 >/dev/null
+	write_file "$PARAM/sample_shift" 6,0,0,0
+	[ "$(counter group_cputime optimized timed)" -ge 1000 ]
+}
+
+@test "sample_shift takes 0 to 20 per path, or one value for all, and nothing else" {
+	run -0 cat "$PARAM/sample_shift"
+	assert_output "6,0,0,0"
+	for w in 21 -1 x 5,0,0,99 '\n' 1.5 1,2,3 1,2,3,4,5 1,,2,3 ' 1'; do
+		run ! write_file "$PARAM/sample_shift" "$w"
+		assert_output --partial "Invalid argument"
+		run -0 cat "$PARAM/sample_shift"
+		assert_output "6,0,0,0"
+	done
+	write_file "$PARAM/sample_shift" '3\n'
+	run -0 cat "$PARAM/sample_shift"
+	assert_output "3,3,3,3"
+	write_file "$PARAM/sample_shift" '6,0,0,0'
 }
 
 @test "reset zeroes every counter and histogram" {

@@ -63,3 +63,16 @@ teardown() {
 	[ "$(active_mode exit_reparent)" = legacy ]
 	[ "$(counter exit_reparent legacy watchdog_reverts)" -eq 0 ]
 }
+
+@test "a bad watchdog_us write is refused whole and changes no path" {
+	for w in 1,2,3,x 1,2,3 1,2,3,4,5 -1 4294967296 '\n' 1,,2,3; do
+		run ! write_file "$WD" "$w"
+		# 2^32 is ERANGE from kstrtouint(), the rest EINVAL.
+		assert_output --regexp 'Invalid argument|out of range'
+		run -0 cat "$WD"
+		assert_output "10000,10000,10000,10000"
+	done
+	write_file "$WD" 5000
+	run -0 cat "$WD"
+	assert_output "5000,5000,5000,5000"
+}

@@ -7,6 +7,7 @@ load '/usr/lib/bats/bats-assert/load'
 
 SYS=/sys/kernel/abpath
 DBG=/sys/kernel/debug/abpath
+PARAM=/sys/module/abpath/parameters
 HOOKS=/sys/kernel/debug/abpath_hooks
 PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
 WL=${ABPATH_WORKLOAD_DIR:-/usr/local/libexec/abpath}
@@ -46,7 +47,7 @@ T=/usr/local/libexec/abpath-tests
 # write_file FILE DATA: one write(2) of DATA (C escapes: \n \0 \xHH); the
 # errno text ("Invalid argument", ...) lands in $output under run.
 write_file() {
-	"$T/sysfs-write" "$1" "$2"
+	"$T/sysfs-write" -- "$1" "$2"
 }
 
 # A hook key's state (0/1) from the kernel's own debugfs file, which stays
