@@ -23,8 +23,11 @@ echo 0,0,0,0 >/sys/module/abpath/parameters/watchdog_us
 hist_us=4000
 run() { # run MODE SMP(0|1)
 	local mode=$1 smp=$2 f opts=()
-	f=$out/$mode$([ "$smp" = 1 ] && echo -S).txt
-	[ "$smp" = 1 ] && opts=(-S)
+	f=$out/$mode.txt
+	if [ "$smp" = 1 ]; then
+		opts=(-S)
+		f=$out/$mode-S.txt
+	fi
 	echo "$mode" >"$SYS/timer_softirq/mode"
 	echo 1 >/sys/kernel/debug/abpath/reset
 	echo "cyclictest: timer_softirq $mode${opts:+ -S}, ${secs}s" >&2
@@ -54,10 +57,11 @@ echo "| timer_softirq | threads | min µs | avg µs | max µs | samples 22–70 
 echo "|---|---|---|---|---|---|---|---|---|"
 for smp in 0 1; do
 	for mode in legacy optimized; do
-		f=$out/$mode$([ "$smp" = 1 ] && echo -S).txt
+		f=$out/$mode.txt sfx=
+		[ "$smp" = 0 ] || { f=$out/$mode-S.txt; sfx=" (-S)"; }
 		read -r th min avg max mid over all < <(summary "$f")
 		raised=$(awk '$4 == "raised" { r += $5 } $4 == "ticks" { t += $5 }
 			END { printf "%d / %d", r, t }' "$f")
-		echo "| $mode | $th$([ "$smp" = 1 ] && echo " (-S)") | $min | $avg | $max | $mid | $over | $all | $raised |"
+		echo "| $mode | $th$sfx | $min | $avg | $max | $mid | $over | $all | $raised |"
 	done
 done | tee "$out/table.md"
