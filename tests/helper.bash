@@ -60,26 +60,8 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 }
 
-# Flip PATH between legacy and optimized as fast as the shell can, in the
-# background, until stop_toggler.
-start_toggler() {
-	local f=$SYS/$1/mode
-	(
-		while :; do
-			echo legacy >"$f"
-			echo optimized >"$f"
-		done
-	) 2>/dev/null &
-	TOGGLER=$!
-}
-
-stop_toggler() {
-	[ -n "${TOGGLER:-}" ] || return 0
-	kill "$TOGGLER" 2>/dev/null
-	wait "$TOGGLER" 2>/dev/null || true
-	TOGGLER=
-	echo optimized >"$SYS/mode"
-}
+# start_toggler PATH [PERIOD] / stop_toggler: flip PATH in the background.
+. "${BASH_SOURCE[0]%/*}/toggler.bash"
 
 # in_each_mode PATH CMD...: CMD must succeed with PATH optimized, legacy,
 # and flipping between them, and the legacy cross-checks must agree.
