@@ -74,7 +74,7 @@ extern const char *const abpath_mode_names[ABPATH_NR_MODES];
 	     __pp < abpath_paths + abpath_nr_paths && ((p) = *__pp); __pp++)
 
 /* Hook callbacks, one per path file. */
-void abpath_group_cputime_hook(struct task_struct *tsk,
+bool abpath_group_cputime_hook(struct task_struct *tsk,
 			       struct task_cputime *times,
 			       abpath_group_cputime_fn stock);
 bool abpath_timer_fastpath_hook(struct task_struct *tsk,
@@ -145,17 +145,22 @@ void abpath_account(struct abpath_path *p, enum abpath_mode mode,
 /*
  * Every call is counted; only one in 2^sample_shift (per CPU and mode) is
  * timed, because two clock reads can cost as much as a cheap path itself.
- * Returns the start time of a timed call, 0 for an untimed one.
+ * Returns whether this call is one to time.
  */
-static __always_inline u64 abpath_start(struct abpath_path *p,
-					enum abpath_mode mode)
+static __always_inline bool abpath_count(struct abpath_path *p,
+					 enum abpath_mode mode)
 {
 	u64 n = this_cpu_add_return(p->stats->counter[mode][ABPATH_CALLS], 1);
 	unsigned int shift = READ_ONCE(abpath_sample_shift[p->hook]);
 
-	if (n & ((1ULL << shift) - 1))
-		return 0;
-	return abpath_now();
+	return !(n & ((1ULL << shift) - 1));
+}
+
+/* Counts the call; the start time of a timed call, 0 for an untimed one. */
+static __always_inline u64 abpath_start(struct abpath_path *p,
+					enum abpath_mode mode)
+{
+	return abpath_count(p, mode) ? abpath_now() : 0;
 }
 
 static __always_inline void abpath_finish(struct abpath_path *p,

@@ -51,8 +51,8 @@ struct abpath_path abpath_group_cputime_path = {
  * than the committed sum_exec_runtime read just before it is a sample
  * going backwards, counted as a mismatch.
  *
- * Out of line, so that the optimized pass, which runs on every times(),
- * does not set up this walk's stack frame.
+ * Out of line, so that a timed optimized pass does not set up this walk's
+ * stack frame.
  */
 static noinline void group_cputime_legacy(struct abpath_path *p,
 					  struct task_struct *tsk,
@@ -100,17 +100,39 @@ static noinline void group_cputime_legacy(struct abpath_path *p,
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
 }
 
-void abpath_group_cputime_hook(struct task_struct *tsk,
-			       struct task_cputime *times,
-			       abpath_group_cputime_fn stock)
+/* A timed call, or a legacy one. */
+static noinline bool group_cputime_run(struct abpath_path *p,
+				       enum abpath_mode mode, bool timed,
+				       struct task_struct *tsk,
+				       struct task_cputime *times,
+				       abpath_group_cputime_fn stock)
 {
-	struct abpath_path *p = &abpath_group_cputime_path;
-	enum abpath_mode mode = abpath_mode_now(p);
-	u64 t0 = abpath_start(p, mode);
+	u64 t0 = timed ? abpath_now() : 0;
 
 	if (mode == ABPATH_LEGACY)
 		group_cputime_legacy(p, tsk, times);
 	else
 		stock(tsk, times);
 	abpath_finish(p, mode, t0);
+	return true;
+}
+
+/*
+ * This runs on every times(): an untimed optimized call only counts and
+ * returns, and thread_group_cputime() runs its own stock pass inline.  The
+ * rest is out of line so that this path saves no registers.
+ */
+bool abpath_group_cputime_hook(struct task_struct *tsk,
+			       struct task_cputime *times,
+			       abpath_group_cputime_fn stock)
+{
+	struct abpath_path *p = &abpath_group_cputime_path;
+
+	if (abpath_mode_now(p) == ABPATH_LEGACY)
+		return group_cputime_run(p, ABPATH_LEGACY,
+					 abpath_count(p, ABPATH_LEGACY),
+					 tsk, times, stock);
+	if (!abpath_count(p, ABPATH_OPTIMIZED))
+		return false;
+	return group_cputime_run(p, ABPATH_OPTIMIZED, true, tsk, times, stock);
 }
