@@ -1,12 +1,13 @@
 #!/bin/bash
-# The toggle storm (runs inside the VM): every path flipped FLIPS times in
-# total while forkexit, thread-churn, itimer-threads, pound-times and
-# softirq-rate run on every vCPU with their own checks on; then CYCLES
-# load/unload cycles under the same load. Prints the totals; exits 1 if a
-# workload failed a check, a legacy cross-check disagreed, or the module
+# The toggle storm (runs inside the VM): every path flipped FLIPS times
+# (each write of legacy or optimized is one flip) while forkexit,
+# thread-churn, itimer-threads, pound-times and softirq-rate run on every
+# vCPU with their own checks on; then CYCLES load/unload cycles under the
+# same load. Prints the totals; exits 1 if a workload failed a check, a
+# legacy cross-check disagreed, a path's flips fell short, or the module
 # state is off. tests/vm/run fails the run on any kernel splat.
 #
-#   toggle-storm.sh [FLIPS] [CYCLES]      defaults 100000, 200
+#   toggle-storm.sh [FLIPS] [CYCLES]      per path; defaults 100000, 200
 set -u
 flips=${1:-100000}
 cycles=${2:-200}
@@ -23,17 +24,20 @@ echo 1 >"$DBG/reset"
 # A budget that never trips: the storm is about flips, not reverts.
 echo 0,0,0,0 >/sys/module/abpath/parameters/watchdog_us
 
-# load: each workload loops with its checks on until the stop file appears.
+# load: each workload loops with its checks on until the stop file appears;
+# every run leaves a line in its .ok or .fail file.
 stop=/tmp/storm.stop
-rm -f "$stop" /tmp/storm.*.fail
+rm -f "$stop" /tmp/storm.*.ok /tmp/storm.*.fail /tmp/storm.*.err
 load() {
 	local name=$1
 	shift
 	while [ ! -e "$stop" ]; do
-		"$WL/$name" "$@" >/dev/null 2>>"/tmp/storm.$name.err" || {
+		if "$WL/$name" "$@" >/dev/null 2>>"/tmp/storm.$name.err"; then
+			echo >>"/tmp/storm.$name.ok"
+		else
 			echo "$name $*" >>"/tmp/storm.$name.fail"
 			sleep 0.2
-		}
+		fi
 	done
 }
 pids=()
@@ -49,45 +53,72 @@ done
 load itimer-threads -n "$cpus" -t 1 --tolerance 50 & pids+=($!)
 load softirq-rate -S timers -t 1 & pids+=($!)
 
-# flips: round robin over the paths, legacy then optimized.
-per_path=$((flips / ${#PATHS[@]} / 2))
+# flips: one flipper per path, legacy then optimized, all at once.
+pairs=$(((flips + 1) / 2))
 for p in "${PATHS[@]}"; do
 	(
 		f=$SYS/$p/mode
-		for ((i = 0; i < per_path; i++)); do
+		for ((i = 0; i < pairs; i++)); do
 			echo legacy >"$f" && echo optimized >"$f" || exit 1
 		done
 	) &
 	flippers+=($!)
 done
+flipfail=0
 for pid in "${flippers[@]}"; do
-	wait "$pid" || { echo "storm: a flipper failed"; fail=1; }
+	wait "$pid" || flipfail=1
 done
 t_flips=$(($(date +%s) - t0))
-cat "$DBG/stats" >/tmp/storm.stats
 
-# cycles: unload and reload under the same load, half of them in legacy.
+# mismatches: add the loaded module's mismatches (both modes) to mism[path].
+declare -A mism=()
+mismatches() {
+	local path m
+	while read -r path m; do
+		mism[$path]=$((${mism[$path]:-0} + m))
+	done < <(awk '$3 == "mismatches" { n[$1] += $4 } END { for (p in n) print p, n[p] }' "$DBG/stats")
+}
+legacy_calls=$(awk '$2 == "legacy" && $3 == "calls" { printf "%s %s, ", $1, $4 }' "$DBG/stats")
+
+# cycles: unload and reload under the same load, half of them in legacy;
+# each module's counters are read before it goes.
+cyclefail=
 for ((i = 0; i < cycles; i++)); do
-	rmmod abpath || { echo "storm: rmmod failed in cycle $i"; fail=1; break; }
-	if ((i % 2)); then modprobe abpath mode=legacy watchdog_us=0,0,0,0; else modprobe abpath; fi || {
-		echo "storm: modprobe failed in cycle $i"; fail=1; break; }
+	mismatches
+	rmmod abpath || { cyclefail="rmmod failed in cycle $i"; break; }
+	if ((i % 2)); then
+		modprobe abpath mode=legacy watchdog_us=0,0,0,0
+	else
+		modprobe abpath
+	fi || { cyclefail="modprobe failed in cycle $i"; break; }
 done
+mismatches
 t_cycles=$(($(date +%s) - t0 - t_flips))
 
 touch "$stop"
 for pid in "${pids[@]}"; do wait "$pid"; done
 
+# The verdict, in TAP like the other suites.
+n=0
+tap() { # tap STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+workloads=(forkexit thread-churn pound-times itimer-threads softirq-rate)
+echo "1..$((${#PATHS[@]} + ${#workloads[@]} + 3))"
+tap "$flipfail" "storm: every path flipped $((pairs * 2)) times in ${t_flips}s, every write accepted"
+tap "$([ -z "$cyclefail" ]; echo $?)" "storm: $cycles load/unload cycles in ${t_cycles}s${cyclefail:+: $cyclefail}"
 for p in "${PATHS[@]}"; do
-	m=$(awk -v p="$p" '$1 == p && $3 == "mismatches" { n += $4 } END { print n + 0 }' /tmp/storm.stats)
-	calls=$(awk -v p="$p" '$1 == p && $2 == "legacy" && $3 == "calls" { print $4 }' /tmp/storm.stats)
-	echo "storm: $p: $((per_path * 2)) flips, $calls legacy calls, $m mismatches"
-	[ "$m" -eq 0 ] || fail=1
+	tap "$([ "${mism[$p]:-x}" = 0 ]; echo $?)" "storm: $p: ${mism[$p]:-unknown} mismatches"
 done
-for f in /tmp/storm.*.fail; do
-	[ -e "$f" ] || continue
-	echo "storm: failed runs: $(cat "$f" | head -3)"; cat "${f%.fail}.err" | head -5
-	fail=1
+for w in "${workloads[@]}"; do
+	ok=$(cat "/tmp/storm.$w.ok" 2>/dev/null | wc -l)
+	bad=$(cat "/tmp/storm.$w.fail" 2>/dev/null | wc -l)
+	tap "$([ "$bad" -eq 0 ] && [ "$ok" -gt 0 ]; echo $?)" "storm: $w: $ok runs passed their checks, $bad failed"
+	[ "$bad" -eq 0 ] || sed 's/^/# /' "/tmp/storm.$w.err" | grep -v '^# $' | head -5
 done
-grep -q . "$SYS/mode" || fail=1
-echo "storm: $((per_path * 2 * ${#PATHS[@]})) flips in ${t_flips}s, $cycles load/unload cycles in ${t_cycles}s, $cpus vCPUs: $([ $fail -eq 0 ] && echo ok || echo FAILED)"
+state=$(cat "$SYS/mode" 2>/dev/null)
+tap "$(grep -qx 'registered 1' /sys/kernel/debug/abpath_hooks && [[ $state =~ ^(legacy|optimized)$ ]]; echo $?)" \
+	"storm: the last module is registered and reads ${state:-nothing}"
+echo "# storm: $((pairs * 2)) flips per path, $cycles load/unload cycles, $cpus vCPUs; legacy calls during the flips: ${legacy_calls%, }"
 exit $fail
