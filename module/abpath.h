@@ -2,16 +2,18 @@
 /*
  * abpath internals shared by the module's files.
  *
- * One struct abpath_path per switchable kernel path.  Its mode is a static
- * key owned by this module: flipping it sleeps, so it only happens in
- * process context under abpath_mode_lock, while the hook callbacks, which
- * run in hardirq or with IRQs off, only test it.
+ * One struct abpath_path per switchable kernel path.  Its mode is a plain
+ * word, written under abpath_mode_lock and read once per call by the hook
+ * callbacks, which run in hardirq or with IRQs off.  Not a static key: a
+ * key flip patches text with three IPIs to every CPU, which an A/B run
+ * that flips often would pay on every CPU, and under multi-threaded QEMU
+ * TCG a vCPU can run a stale int3 of a finished patch ("Oops: int3" in
+ * the hook).  The word costs the hook one load, in both modes alike.
  */
 #ifndef _ABPATH_H
 #define _ABPATH_H
 
 #include <linux/abpath_hooks.h>
-#include <linux/jump_label.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -51,7 +53,7 @@ struct abpath_path {
 	/* The path's own counters, indexed from ABPATH_NR_COMMON. */
 	const char *const *counters;
 	unsigned int nr_counters;
-	struct static_key_false legacy;
+	enum abpath_mode mode;
 	struct abpath_pcpu __percpu *stats;
 	struct kobject *kobj;
 	/* Watchdog state, see watchdog.c. */
@@ -109,8 +111,7 @@ const char *abpath_counter_name(const struct abpath_path *p,
 static __always_inline enum abpath_mode
 abpath_mode_now(struct abpath_path *p)
 {
-	return static_branch_unlikely(&p->legacy) ? ABPATH_LEGACY :
-						    ABPATH_OPTIMIZED;
+	return READ_ONCE(p->mode);
 }
 
 /*
@@ -145,13 +146,15 @@ void abpath_account(struct abpath_path *p, enum abpath_mode mode,
 /*
  * Every call is counted; only one in 2^sample_shift (per CPU and mode) is
  * timed, because two clock reads can cost as much as a cheap path itself.
- * Returns whether this call is one to time.
+ * Returns whether this call is one to time.  @hook is p->hook, passed as
+ * a constant by a caller that counts instructions.
  */
 static __always_inline bool abpath_count(struct abpath_path *p,
-					 enum abpath_mode mode)
+					 enum abpath_mode mode,
+					 enum abpath_hook hook)
 {
 	u64 n = this_cpu_add_return(p->stats->counter[mode][ABPATH_CALLS], 1);
-	unsigned int shift = READ_ONCE(abpath_sample_shift[p->hook]);
+	unsigned int shift = READ_ONCE(abpath_sample_shift[hook]);
 
 	return !(n & ((1ULL << shift) - 1));
 }
@@ -160,7 +163,7 @@ static __always_inline bool abpath_count(struct abpath_path *p,
 static __always_inline u64 abpath_start(struct abpath_path *p,
 					enum abpath_mode mode)
 {
-	return abpath_count(p, mode) ? abpath_now() : 0;
+	return abpath_count(p, mode, p->hook) ? abpath_now() : 0;
 }
 
 static __always_inline void abpath_finish(struct abpath_path *p,

@@ -33,7 +33,6 @@ struct abpath_path abpath_exit_reparent_path = {
 	.hook		= ABPATH_HOOK_EXIT_REPARENT,
 	.counters	= exit_reparent_counters,
 	.nr_counters	= ARRAY_SIZE(exit_reparent_counters),
-	.legacy		= STATIC_KEY_FALSE_INIT,
 };
 
 /*

@@ -43,7 +43,6 @@ struct abpath_path abpath_group_cputime_path = {
 	.hook		= ABPATH_HOOK_GROUP_CPUTIME,
 	.counters	= group_cputime_counters,
 	.nr_counters	= ARRAY_SIZE(group_cputime_counters),
-	.legacy		= STATIC_KEY_FALSE_INIT,
 };
 
 /*
@@ -127,12 +126,13 @@ bool abpath_group_cputime_hook(struct task_struct *tsk,
 			       abpath_group_cputime_fn stock)
 {
 	struct abpath_path *p = &abpath_group_cputime_path;
+	const enum abpath_hook hook = ABPATH_HOOK_GROUP_CPUTIME;
 
 	if (abpath_mode_now(p) == ABPATH_LEGACY)
 		return group_cputime_run(p, ABPATH_LEGACY,
-					 abpath_count(p, ABPATH_LEGACY),
+					 abpath_count(p, ABPATH_LEGACY, hook),
 					 tsk, times, stock);
-	if (!abpath_count(p, ABPATH_OPTIMIZED))
+	if (!abpath_count(p, ABPATH_OPTIMIZED, hook))
 		return false;
 	return group_cputime_run(p, ABPATH_OPTIMIZED, true, tsk, times, stock);
 }

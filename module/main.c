@@ -95,7 +95,7 @@ const struct kernel_param_ops abpath_param_hooks_ops = {
 	.get	= abpath_param_hooks_get,
 };
 
-/* Serializes mode changes; static_branch_*() sleeps. */
+/* Serializes mode changes, so that writing every path is all or nothing. */
 static DEFINE_MUTEX(abpath_mode_lock);
 
 static const struct abpath_ops abpath_ops = {
@@ -107,17 +107,13 @@ static const struct abpath_ops abpath_ops = {
 
 enum abpath_mode abpath_get_mode(const struct abpath_path *p)
 {
-	return static_key_enabled(&p->legacy) ? ABPATH_LEGACY :
-						ABPATH_OPTIMIZED;
+	return READ_ONCE(p->mode);
 }
 
 static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 {
 	lockdep_assert_held(&abpath_mode_lock);
-	if (mode == ABPATH_LEGACY)
-		static_branch_enable(&p->legacy);
-	else
-		static_branch_disable(&p->legacy);
+	WRITE_ONCE(p->mode, mode);
 }
 
 void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)

@@ -40,7 +40,6 @@ struct abpath_path abpath_timer_fastpath_path = {
 	.hook		= ABPATH_HOOK_TIMER_FASTPATH,
 	.counters	= timer_fastpath_counters,
 	.nr_counters	= ARRAY_SIZE(timer_fastpath_counters),
-	.legacy		= STATIC_KEY_FALSE_INIT,
 };
 
 static void samples_store(u64 *s, u64 utime, u64 stime, u64 rtime)

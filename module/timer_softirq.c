@@ -33,7 +33,6 @@ struct abpath_path abpath_timer_softirq_path = {
 	.hook		= ABPATH_HOOK_TIMER_SOFTIRQ,
 	.counters	= timer_softirq_counters,
 	.nr_counters	= ARRAY_SIZE(timer_softirq_counters),
-	.legacy		= STATIC_KEY_FALSE_INIT,
 };
 
 bool abpath_timer_softirq_hook(void)

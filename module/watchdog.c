@@ -6,8 +6,9 @@
  * takes longer than its path's budget, the path goes back to optimized.
  *
  * The overrun is seen where the call ran, often in hardirq with IRQs off,
- * but a static key can only be flipped from process context: the hook only
- * queues a work item, which switches the mode under abpath_mode_lock.  One
+ * but modes change only under abpath_mode_lock, a mutex that keeps a write
+ * of every path all or nothing: the hook only queues a work item, which
+ * switches the mode from process context.  One
  * pending bit per path makes a burst of slow calls queue one revert and log
  * one line.
  *
