@@ -4,17 +4,21 @@
 
 # start_toggler PATH|all [PERIOD]: flip PATH between legacy and optimized
 # in the background until stop_toggler; "all" flips every path at once
-# through /sys/kernel/abpath/mode. Without PERIOD as fast as the shell
-# can; with it, sleep PERIOD seconds after every write.
+# through /sys/kernel/abpath/mode. It waits PERIOD seconds (default
+# 0.001) after every write: a flip is only a store, so a loop without a
+# pause would keep a vCPU busy and starve the workload it flips under.
+# The wait is a read that times out on a pipe nobody writes, not a fork
+# of sleep(1).
 start_toggler() {
-	local f=/sys/kernel/abpath/$1/mode period=${2:-}
+	local f=/sys/kernel/abpath/$1/mode period=${2:-0.001}
 	[ "$1" = all ] && f=/sys/kernel/abpath/mode
 	(
+		exec {nap}<> <(:)
 		while :; do
 			echo legacy >"$f"
-			[ -z "$period" ] || sleep "$period"
+			read -rt "$period" -u "$nap" _ || :
 			echo optimized >"$f"
-			[ -z "$period" ] || sleep "$period"
+			read -rt "$period" -u "$nap" _ || :
 		done
 	) 2>/dev/null &
 	TOGGLER=$!
