@@ -4,7 +4,7 @@
  *
  * One struct abpath_path per switchable kernel path.  Its mode is a plain
  * word, written under abpath_mode_lock and read once per call by the hook
- * callbacks, which run in hardirq or with IRQs off.  Not a static key: a
+ * callbacks (hardirq, IRQs off, or process context that must not sleep).  Not a static key: a
  * key flip patches text with three IPIs to every CPU, which an A/B run
  * that flips often would pay on every CPU, and under multi-threaded QEMU
  * TCG a vCPU can run a stale int3 of a finished patch ("Oops: int3" in
@@ -93,7 +93,6 @@ struct abpath_param_hooks {
 
 extern const struct kernel_param_ops abpath_param_hooks_ops;
 
-enum abpath_mode abpath_get_mode(const struct abpath_path *p);
 void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
 void abpath_set_all_modes(enum abpath_mode mode);
 
@@ -109,7 +108,7 @@ const char *abpath_counter_name(const struct abpath_path *p,
 				unsigned int counter);
 
 static __always_inline enum abpath_mode
-abpath_mode_now(struct abpath_path *p)
+abpath_mode_now(const struct abpath_path *p)
 {
 	return READ_ONCE(p->mode);
 }

@@ -105,11 +105,6 @@ static const struct abpath_ops abpath_ops = {
 	.timer_softirq	= abpath_timer_softirq_hook,
 };
 
-enum abpath_mode abpath_get_mode(const struct abpath_path *p)
-{
-	return READ_ONCE(p->mode);
-}
-
 static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 {
 	lockdep_assert_held(&abpath_mode_lock);

@@ -42,7 +42,7 @@ static ssize_t path_mode_show(struct kobject *kobj,
 
 	if (!p)
 		return -ENODEV;
-	return sysfs_emit(buf, abpath_get_mode(p) == ABPATH_LEGACY ?
+	return sysfs_emit(buf, abpath_mode_now(p) == ABPATH_LEGACY ?
 			  "[legacy] optimized\n" : "legacy [optimized]\n");
 }
 
@@ -81,7 +81,7 @@ static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct abpath_path *p;
 
 	abpath_for_each_path(p)
-		seen |= BIT(abpath_get_mode(p));
+		seen |= BIT(abpath_mode_now(p));
 	if (seen == BIT(ABPATH_LEGACY))
 		return sysfs_emit(buf, "legacy\n");
 	if (seen == BIT(ABPATH_OPTIMIZED))

@@ -48,7 +48,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 	struct abpath_path *p = container_of(work, struct abpath_path,
 					     watchdog_work);
 
-	if (abpath_get_mode(p) == ABPATH_LEGACY) {
+	if (abpath_mode_now(p) == ABPATH_LEGACY) {
 		abpath_set_mode(p, ABPATH_OPTIMIZED);
 		abpath_add(p, ABPATH_LEGACY, ABPATH_WATCHDOG_REVERTS, 1);
 		pr_warn("%s: a legacy call took %llu us, over the %u us budget; switched back to optimized\n",

@@ -4,7 +4,7 @@
 # thread-churn, itimer-threads, pound-times and softirq-rate run on every
 # vCPU with their own checks on; then CYCLES load/unload cycles under the
 # same load. Prints the totals; exits 1 if a workload failed a check, a
-# legacy cross-check disagreed, a path's flips fell short, or the module
+# legacy cross-check disagreed, a flipper's write failed, or the module
 # state is off. tests/vm/run fails the run on any kernel splat.
 #
 #   toggle-storm.sh [FLIPS] [CYCLES]      per path; defaults 100000, 200
