@@ -129,7 +129,7 @@ static __always_inline void abpath_add(struct abpath_path *p,
 /*
  * local_clock() is cheap in every context the hooks run in; a process
  * context caller may migrate between the two reads, so a negative delta
- * is clamped to 0 by abpath_account().
+ * is clamped to 0 by abpath_record().
  */
 static __always_inline u64 abpath_now(void)
 {
@@ -139,6 +139,7 @@ static __always_inline u64 abpath_now(void)
 /* stats.c: 1 << abpath_sample_shift[hook] calls per timed call. */
 extern unsigned int abpath_sample_shift[ABPATH_NR_HOOKS];
 
+u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0);
 void abpath_account(struct abpath_path *p, enum abpath_mode mode,
 		    u64 t0);
 

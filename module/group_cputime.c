@@ -99,20 +99,44 @@ static noinline void group_cputime_legacy(struct abpath_path *p,
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
 }
 
-/* A timed call, or a legacy one. */
+static unsigned long group_cputime_switches(void)
+{
+	return READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw);
+}
+
+/*
+ * A timed call, or a legacy one.
+ *
+ * Unlike the other three paths, this one runs preemptible: the lockless
+ * walk holds only rcu_read_lock(), so under preempt=full (or a plain
+ * cond_resched() in a stock helper) the caller may sit on a runqueue
+ * part way through.  Such a call is still recorded, since that is the
+ * latency times() saw, but the watchdog judges only calls that ran
+ * without a context switch: time spent off the CPU is not the walk's
+ * cost, and on a busy machine it alone would revert legacy.
+ */
 static noinline bool group_cputime_run(struct abpath_path *p,
 				       enum abpath_mode mode, bool timed,
 				       struct task_struct *tsk,
 				       struct task_cputime *times,
 				       abpath_group_cputime_fn stock)
 {
-	u64 t0 = timed ? abpath_now() : 0;
+	unsigned long switches = 0;
+	u64 t0 = 0, ns;
 
+	if (timed) {
+		switches = group_cputime_switches();
+		t0 = abpath_now();
+	}
 	if (mode == ABPATH_LEGACY)
 		group_cputime_legacy(p, tsk, times);
 	else
 		stock(tsk, times);
-	abpath_finish(p, mode, t0);
+	if (!timed)
+		return true;
+	ns = abpath_record(p, mode, t0);
+	if (mode == ABPATH_LEGACY && group_cputime_switches() == switches)
+		abpath_watchdog_check(p, ns);
 	return true;
 }
 

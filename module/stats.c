@@ -124,7 +124,8 @@ u64 abpath_hist_read(const struct abpath_path *p, enum abpath_mode mode,
 	return sum;
 }
 
-void abpath_account(struct abpath_path *p, enum abpath_mode mode, u64 t0)
+/* Records a timed call; returns how long it took. */
+u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 {
 	s64 delta = abpath_now() - t0;
 	u64 ns = delta > 0 ? delta : 0;
@@ -139,6 +140,12 @@ void abpath_account(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 		s->counter[mode][ABPATH_NS_MAX] = ns;
 	s->hist[mode][bucket]++;
 	put_cpu_ptr(p->stats);
+	return ns;
+}
+
+void abpath_account(struct abpath_path *p, enum abpath_mode mode, u64 t0)
+{
+	u64 ns = abpath_record(p, mode, t0);
 
 	if (mode == ABPATH_LEGACY)
 		abpath_watchdog_check(p, ns);

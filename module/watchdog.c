@@ -15,6 +15,8 @@
  * It sees the timed calls only (sample_shift): every legacy call of the
  * tick and exit paths, one group_cputime call in 64 by default, so a
  * group that is over budget on every call is caught within 64 calls.
+ * A group_cputime call that was switched out part way is not judged
+ * (see group_cputime_run()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
