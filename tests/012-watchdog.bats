@@ -8,15 +8,14 @@ WD=/sys/module/abpath/parameters/watchdog_us
 
 setup() {
 	common_setup
+	echo 10000 >"$WD"
 	write_file "$DBG/reset" 1
 	dmesg -c >/dev/null
 }
 
-teardown() {
-	echo 10000,10000,10000,10000 >"$WD"
-}
-
 @test "the default budget is 10 ms for every path" {
+	unload_module
+	load_module
 	run -0 cat "$WD"
 	assert_output "10000,10000,10000,10000"
 }
