@@ -4,11 +4,12 @@
  *
  * One struct abpath_path per switchable kernel path.  Its mode is a plain
  * word, written under abpath_mode_lock and read once per call by the hook
- * callbacks (hardirq, IRQs off, or process context that must not sleep).  Not a static key: a
- * key flip patches text with three IPIs to every CPU, which an A/B run
- * that flips often would pay on every CPU, and under multi-threaded QEMU
- * TCG a vCPU can run a stale int3 of a finished patch ("Oops: int3" in
- * the hook).  The word costs the hook one load, in both modes alike.
+ * callbacks (hardirq, IRQs off, or process context that must not sleep).
+ * Not a static key: a key flip patches text with three IPIs to every CPU,
+ * which an A/B run that flips often would pay on every CPU, and under
+ * multi-threaded QEMU TCG a vCPU can run a stale int3 of a finished patch
+ * ("Oops: int3" in the hook).  The word costs the hook one load, in both
+ * modes alike.
  */
 #ifndef _ABPATH_H
 #define _ABPATH_H

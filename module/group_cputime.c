@@ -108,12 +108,11 @@ static unsigned long group_cputime_switches(void)
  * A timed call, or a legacy one.
  *
  * Unlike the other three paths, this one runs preemptible: the lockless
- * walk holds only rcu_read_lock(), so under preempt=full (or a plain
- * cond_resched() in a stock helper) the caller may sit on a runqueue
- * part way through.  Such a call is still recorded, since that is the
- * latency times() saw, but the watchdog judges only calls that ran
- * without a context switch: time spent off the CPU is not the walk's
- * cost, and on a busy machine it alone would revert legacy.
+ * walk holds only rcu_read_lock(), so under preempt=full the caller may
+ * sit on a runqueue part way through.  Such a call is still recorded,
+ * since that is the latency times() saw, but the watchdog judges only
+ * calls that ran without a context switch: time spent off the CPU is not
+ * the walk's cost, and on a busy machine it alone would revert legacy.
  */
 static noinline bool group_cputime_run(struct abpath_path *p,
 				       enum abpath_mode mode, bool timed,
