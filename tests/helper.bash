@@ -68,17 +68,76 @@ as_nobody() {
 # start_toggler PATH [PERIOD] / stop_toggler: flip PATH in the background.
 . "${BASH_SOURCE[0]%/*}/toggler.bash"
 
+# The command line as one would type it: words quoted only where needed.
+cmdline() {
+	local arg line=
+	for arg; do
+		[[ $arg =~ ^[A-Za-z0-9_./:=,+@%-]+$ ]] || arg=${arg@Q}
+		line+=" $arg"
+	done
+	echo "${line# }"
+}
+
+# run_or_say WHERE CMD...: run -0 CMD, and when it fails print what a
+# failed run -0 keeps to itself: WHERE (what the test had set up: a path
+# and its mode), the command line, its exit status and its output (stdout
+# and stderr). bats shows a failed test's stderr under its "not ok" line.
+run_or_say() {
+	local where=$1
+	shift
+	run -0 "$@" && return 0
+	{
+		batslib_print_kv_single 7 where "$where" \
+			command "$(cmdline "$@")" status "$status"
+		batslib_print_kv_single_or_multi 7 output "${output:-(none)}"
+	} | batslib_decorate "command failed" >&2
+	return 1
+}
+
 # in_each_mode PATH CMD...: CMD must succeed with PATH optimized, legacy,
 # and flipping between them, and the legacy cross-checks must agree.
+# The toggler is stopped before a failure is reported, so it never runs
+# on into the next test.
 in_each_mode() {
-	local path=$1
+	local path=$1 mode rc
 	shift
-	write_file "$SYS/$path/mode" optimized
-	run -0 "$@"
-	write_file "$SYS/$path/mode" legacy
-	run -0 "$@"
-	start_toggler "$path"
-	run -0 "$@"
-	stop_toggler
-	[ "$(counter "$path" legacy mismatches)" -eq 0 ]
+	for mode in optimized legacy toggling; do
+		if [ "$mode" = toggling ]; then
+			start_toggler "$path"
+		else
+			write_file "$SYS/$path/mode" "$mode"
+		fi
+		rc=0
+		run_or_say "path $path, mode $mode" "$@" || rc=$?
+		stop_toggler
+		[ "$rc" -eq 0 ] || return "$rc"
+	done
+	expect "$(counter "$path" legacy mismatches)" -eq 0 \
+		"$path legacy mismatches after the optimized, legacy and toggling runs"
+}
+
+# expect A OP B [WHAT]: [ A OP B ] for test(1)'s -eq -ne -lt -le -gt -ge
+# = !=, which on failure prints "WHAT: expected A OP B" with the values
+# it compared, where a bare [ ] says only which line failed. Strings,
+# and numbers that are not integers (an empty counter read), are quoted,
+# so that an empty one still shows.
+expect() {
+	local a=$1 op=$2 b=$3 what=${4:+$4: } rc=0
+	case $op in
+	-eq | -ne | -lt | -le | -gt | -ge | = | !=) ;;
+	*) fail "expect: '$op' is not one of -eq -ne -lt -le -gt -ge = !="; return ;;
+	esac
+	[ "$a" "$op" "$b" ] 2>/dev/null || rc=$?
+	[ "$rc" -ne 0 ] || return 0
+	if ! batslib_is_single_line "$a" "$b"; then
+		echo "${what}expected A $op B"
+		batslib_print_kv_single_or_multi 1 A "$a" B "$b"
+	elif [ "$rc" -eq 1 ] && [ "${op#-}" != "$op" ]; then
+		echo "${what}expected $a $op $b"
+	elif [ "$rc" -eq 1 ]; then
+		echo "${what}expected '$a' $op '$b'"
+	else
+		echo "${what}expected '$a' $op '$b': not both integers"
+	fi >&2
+	return 1
 }
