@@ -35,9 +35,9 @@ teardown() {
 	load_module
 	run -0 rmmod abpath
 	for p in "${PATHS[@]}"; do
-		[ "$(hook_key "$p")" = 0 ]
+		expect "$(hook_key "$p")" = 0 "$p hook key after rmmod"
 	done
-	[ "$(hook_key registered)" = 0 ]
+	expect "$(hook_key registered)" = 0 "registered hook key after rmmod"
 	[ ! -e "$SYS" ]
 	[ ! -e "$DBG" ]
 	[ ! -e /sys/module/abpath ]

@@ -43,7 +43,7 @@ setup() {
 		run -0 cat "$SYS/$p/mode"
 		assert_output "[legacy] optimized"
 		for q in "${PATHS[@]}"; do
-			[ "$q" = "$p" ] || [ "$(active_mode "$q")" = optimized ]
+			[ "$q" = "$p" ] || expect "$(active_mode "$q")" = optimized "$q with $p legacy"
 		done
 		run -0 cat "$SYS/mode"
 		assert_output mixed
@@ -56,13 +56,13 @@ setup() {
 @test "the global mode sets all four paths" {
 	run -0 write_file "$SYS/mode" 'legacy'
 	for p in "${PATHS[@]}"; do
-		[ "$(active_mode "$p")" = legacy ]
+		expect "$(active_mode "$p")" = legacy "$p after global legacy"
 	done
 	run -0 cat "$SYS/mode"
 	assert_output legacy
 	run -0 write_file "$SYS/mode" 'optimized\n'
 	for p in "${PATHS[@]}"; do
-		[ "$(active_mode "$p")" = optimized ]
+		expect "$(active_mode "$p")" = optimized "$p after global optimized"
 	done
 }
 
@@ -90,7 +90,7 @@ bad_writes=(
 		for w in "${bad_writes[@]}" "$junk"; do
 			run ! write_file "$f" "$w"
 			assert_output --partial "Invalid argument"
-			[ "$(cat "$f")" = "$before" ] || fail "$f changed after writing '$w'"
+			expect "$(cat "$f")" = "$before" "$f after writing '$w'"
 		done
 	done
 }

@@ -14,10 +14,9 @@ calls_grow() {
 	local path=$1 before after
 	shift
 	before=$(counter "$path" optimized calls)
-	"$@" >/dev/null
+	run_or_say "path $path, mode optimized" "$@"
 	after=$(counter "$path" optimized calls)
-	[ "$after" -gt "$before" ] ||
-		fail "$path: calls stayed at $before after: $*"
+	expect "$after" -gt "$before" "$path optimized calls after vs before the command"
 }
 
 busy_loop() { # ~0.5 s of user time, to be ticked
@@ -39,12 +38,12 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 
 @test "group_cputime counts a times() loop" {
 	calls_grow group_cputime "$WL/pound-times" -c 2000 -n 1
-	[ "$(counter group_cputime optimized calls)" -ge 2000 ]
+	expect "$(counter group_cputime optimized calls)" -ge 2000 "group_cputime optimized calls"
 }
 
 @test "exit_reparent counts a fork/exit loop" {
 	calls_grow exit_reparent "$WL/forkexit" -i 200
-	[ "$(counter exit_reparent optimized calls)" -ge 200 ]
+	expect "$(counter exit_reparent optimized calls)" -ge 200 "exit_reparent optimized calls"
 }
 
 @test "timer_fastpath counts the ticks of an ITIMER_PROF busy thread" {
@@ -58,34 +57,36 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 @test "exit_reparent times every call; ns_total and the histogram hold them all" {
 	"$WL/forkexit" -i 100 >/dev/null
 	calls=$(counter exit_reparent optimized calls)
-	[ "$calls" -ge 100 ]
+	expect "$calls" -ge 100 "exit_reparent optimized calls"
 	# One snapshot: every exit in between (the awk of a second read is one)
 	# could set a new ns_max that the first read of ns_total did not hold.
 	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/stats"
-	[ "$(counter exit_reparent optimized ns_total "$BATS_TEST_TMPDIR/stats")" -ge \
-		"$(counter exit_reparent optimized ns_max "$BATS_TEST_TMPDIR/stats")" ]
+	expect "$(counter exit_reparent optimized ns_total "$BATS_TEST_TMPDIR/stats")" -ge \
+		"$(counter exit_reparent optimized ns_max "$BATS_TEST_TMPDIR/stats")" \
+		"exit_reparent optimized ns_total vs ns_max"
 	run -0 awk '$1 == "optimized" { n += $4 } END { print n }' "$DBG/hist/exit_reparent"
 	# Calls keep coming from the rest of the system between the reads.
-	[ "$output" -ge "$calls" ]
-	[ "$(counter exit_reparent optimized timed)" -ge "$calls" ]
+	expect "$output" -ge "$calls" "exit_reparent optimized calls in the histogram vs counted before"
+	expect "$(counter exit_reparent optimized timed)" -ge "$calls" "exit_reparent optimized timed vs calls counted before"
 }
 
 @test "group_cputime times one call in 64, and sample_shift changes that" {
 	"$WL/pound-times" -c 6400 -n 1 >/dev/null
 	calls=$(counter group_cputime optimized calls)
 	timed=$(counter group_cputime optimized timed)
-	[ "$calls" -ge 6400 ]
+	expect "$calls" -ge 6400 "group_cputime optimized calls"
 	# Per CPU, every 64th call: at most one extra per CPU from rounding.
 	[ "$timed" -ge $((calls / 64 - 2)) ] && [ "$timed" -le $((calls / 64 + 2)) ] ||
 		fail "$timed of $calls calls timed"
 	run -0 awk '$1 == "optimized" { n += $4 } END { print n }' "$DBG/hist/group_cputime"
-	[ "$output" -ge "$timed" ] && [ "$output" -le $((timed + 2)) ]
+	expect "$output" -ge "$timed" "group_cputime optimized calls in the histogram vs timed"
+	expect "$output" -le $((timed + 2)) "group_cputime optimized calls in the histogram vs timed + 2"
 
 	write_file "$PARAM/sample_shift" 0,0,0,0
 	write_file "$DBG/reset" 1
 	"$WL/pound-times" -c 1000 -n 1 >/dev/null
 	write_file "$PARAM/sample_shift" 6,0,0,0
-	[ "$(counter group_cputime optimized timed)" -ge 1000 ]
+	expect "$(counter group_cputime optimized timed)" -ge 1000 "group_cputime optimized timed with sample_shift 0"
 }
 
 @test "sample_shift takes 0 to 20 per path, or one value for all, and nothing else" {
@@ -113,15 +114,15 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	cat "$DBG/hist/group_cputime" >"$BATS_TEST_TMPDIR/hist"
 	# Only what ran between the reset and the read can be counted: a few
 	# fork/exits and times() of this shell, and the tick on both vCPUs.
-	[ "$(counter exit_reparent optimized calls "$BATS_TEST_TMPDIR/after")" -lt 10 ]
-	[ "$(counter group_cputime optimized calls "$BATS_TEST_TMPDIR/after")" -lt 10 ]
-	[ "$(awk '{ n += $4 } END { print n + 0 }' "$BATS_TEST_TMPDIR/hist")" -lt 10 ]
+	expect "$(counter exit_reparent optimized calls "$BATS_TEST_TMPDIR/after")" -lt 10 "exit_reparent optimized calls after the reset"
+	expect "$(counter group_cputime optimized calls "$BATS_TEST_TMPDIR/after")" -lt 10 "group_cputime optimized calls after the reset"
+	expect "$(awk '{ n += $4 } END { print n + 0 }' "$BATS_TEST_TMPDIR/hist")" -lt 10 "group_cputime histogram calls after the reset"
 	for p in timer_softirq timer_fastpath; do
 		before=$(counter "$p" optimized calls "$BATS_TEST_TMPDIR/before")
 		after=$(counter "$p" optimized calls "$BATS_TEST_TMPDIR/after")
 		[ "$after" -lt $((before / 4)) ] || fail "$p: $after calls after the reset, $before before"
 	done
-	[ "$(counter exit_reparent optimized ns_max "$BATS_TEST_TMPDIR/before")" -gt 0 ]
+	expect "$(counter exit_reparent optimized ns_max "$BATS_TEST_TMPDIR/before")" -gt 0 "exit_reparent optimized ns_max before the reset"
 }
 
 @test "reset takes only 1" {

@@ -16,7 +16,7 @@ load helper
 	for _ in 1 2 3 4 5; do
 		run -0 rmmod abpath
 		for p in "${PATHS[@]}"; do
-			[ "$(hook_key "$p")" = 0 ]
+			expect "$(hook_key "$p")" = 0 "$p hook key after rmmod"
 		done
 		run -0 modprobe abpath
 		sleep 0.2

@@ -16,40 +16,42 @@ teardown() {
 
 scenarios=(init subreaper thread ptrace pdeath)
 
+# run_scenarios MODE N: every scenario N times; MODE (what the test set
+# exit_reparent to) is for a failure's report.
 run_scenarios() {
 	local s
 	for s in "${scenarios[@]}"; do
-		run -0 "$T/reparent" "$s" "$1"
+		run_or_say "path exit_reparent, mode $1" "$T/reparent" "$s" "$2"
 	done
 }
 
 @test "reparenting is correct in optimized mode" {
-	run_scenarios 20
-	[ "$(counter exit_reparent optimized calls)" -gt 0 ]
+	run_scenarios optimized 20
+	expect "$(counter exit_reparent optimized calls)" -gt 0 "exit_reparent optimized calls"
 }
 
 @test "reparenting is correct in legacy mode, and the scan agrees with the children list" {
 	write_file "$SYS/exit_reparent/mode" legacy
-	run_scenarios 20
-	[ "$(counter exit_reparent legacy calls)" -gt 100 ]
-	[ "$(counter exit_reparent legacy children_found)" -gt 0 ]
-	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+	run_scenarios legacy 20
+	expect "$(counter exit_reparent legacy calls)" -gt 100 "exit_reparent legacy calls"
+	expect "$(counter exit_reparent legacy children_found)" -gt 0 "exit_reparent legacy children_found"
+	expect "$(counter exit_reparent legacy mismatches)" -eq 0 "exit_reparent legacy mismatches"
 }
 
 @test "reparenting is correct while the mode flips" {
 	start_toggler exit_reparent
-	run_scenarios 40
+	run_scenarios toggling 40
 	stop_toggler
-	[ "$(counter exit_reparent legacy calls)" -gt 0 ]
-	[ "$(counter exit_reparent optimized calls)" -gt 0 ]
-	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+	expect "$(counter exit_reparent legacy calls)" -gt 0 "exit_reparent legacy calls"
+	expect "$(counter exit_reparent optimized calls)" -gt 0 "exit_reparent optimized calls"
+	expect "$(counter exit_reparent legacy mismatches)" -eq 0 "exit_reparent legacy mismatches"
 }
 
 @test "legacy scans about every task per exit; optimized scans none" {
 	# 200 extra sleeping tasks make the task count plain in the ratio.
 	"$WL/forkexit" -N 200 -i 100 >/dev/null
 	calls=$(counter exit_reparent optimized calls)
-	[ "$(counter exit_reparent optimized tasks_scanned)" -eq 0 ]
+	expect "$(counter exit_reparent optimized tasks_scanned)" -eq 0 "exit_reparent optimized tasks_scanned"
 
 	write_file "$DBG/reset" '1'
 	write_file "$SYS/exit_reparent/mode" legacy
@@ -64,5 +66,5 @@ run_scenarios() {
 	tasks=$(ls -d /proc/[0-9]* | wc -l)
 	[ "$scanned" -ge $((100 * 200)) ] || fail "only $scanned tasks scanned in $calls exits"
 	[ "$per_exit" -le $((tasks + 200 + 50)) ] || fail "$per_exit tasks scanned per exit, $tasks alive"
-	[ "$(counter exit_reparent legacy mismatches)" -eq 0 ]
+	expect "$(counter exit_reparent legacy mismatches)" -eq 0 "exit_reparent legacy mismatches"
 }

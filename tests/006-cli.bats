@@ -32,7 +32,7 @@ teardown() {
 	assert_output legacy
 
 	run -0 abpath set exit_reparent optimized
-	[ "$(active_mode exit_reparent)" = optimized ]
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent after abpath set exit_reparent optimized"
 	run -0 cat "$SYS/mode"
 	assert_output mixed
 	run -0 abpath set all optimized
@@ -40,13 +40,13 @@ teardown() {
 	assert_output optimized
 
 	"$WL/forkexit" -i 50 >/dev/null
-	[ "$(counter exit_reparent optimized calls)" -ge 50 ]
+	expect "$(counter exit_reparent optimized calls)" -ge 50 "exit_reparent optimized calls"
 	run -0 abpath reset
-	[ "$(counter exit_reparent optimized calls)" -lt 10 ]
+	expect "$(counter exit_reparent optimized calls)" -lt 10 "exit_reparent optimized calls after abpath reset"
 
 	run -0 abpath unload
 	[ ! -e /sys/module/abpath ]
-	[ "$(hook_key registered)" = 0 ]
+	expect "$(hook_key registered)" = 0 "registered hook key after abpath unload"
 }
 
 @test "set rejects an unknown path with a usage error listing the valid ones" {
@@ -81,7 +81,7 @@ teardown() {
 			for (k in lo) if (!(k in seen)) { print "missing in the CLI: " k; bad = 1 }
 			exit bad
 		}' "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after" "$BATS_TEST_TMPDIR/cli"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/cli")" -ge 32 ]
+	expect "$(wc -l <"$BATS_TEST_TMPDIR/cli")" -ge 32 "counters in abpath stats -j"
 }
 
 @test "stats shows every path and mode" {

@@ -20,7 +20,7 @@ load helper
 		echo optimized >"$SYS/mode"
 	done
 	for p in "${PATHS[@]}"; do
-		[ "$(counter "$p" legacy mismatches)" -eq 0 ] || fail "$p: mismatches"
+		expect "$(counter "$p" legacy mismatches)" -eq 0 "$p legacy mismatches"
 	done
 	for _ in $(seq 20); do
 		rmmod abpath

@@ -26,8 +26,9 @@ rate() {
 	run -0 rate busy
 	legacy=$(jq -r '.results.per_busy_cpu_s' <<<"$output")
 	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/stats"
-	[ "$(counter timer_softirq legacy raised "$BATS_TEST_TMPDIR/stats")" -eq \
-		"$(counter timer_softirq legacy ticks "$BATS_TEST_TMPDIR/stats")" ]
+	expect "$(counter timer_softirq legacy raised "$BATS_TEST_TMPDIR/stats")" -eq \
+		"$(counter timer_softirq legacy ticks "$BATS_TEST_TMPDIR/stats")" \
+		"timer_softirq legacy raised vs ticks"
 
 	write_file "$SYS/timer_softirq/mode" optimized
 	run -0 rate busy
@@ -41,7 +42,7 @@ rate() {
 		fail "legacy $legacy/s, optimized $optimized/s per busy CPU"
 	[ $((suppressed * 10)) -ge $((ticks * 8)) ] ||
 		fail "optimized suppressed only $suppressed of $ticks ticks"
-	[ "$(counter timer_softirq legacy mismatches)" -eq 0 ]
+	expect "$(counter timer_softirq legacy mismatches)" -eq 0 "timer_softirq legacy mismatches"
 }
 
 @test "timers fire on time, none early, in both modes and while toggling" {

@@ -34,5 +34,5 @@ teardown() {
 	run -0 modprobe abpath
 	run -0 modprobe -r abpath
 	[ ! -e /sys/module/abpath ]
-	[ "$(hook_key registered)" = 0 ]
+	expect "$(hook_key registered)" = 0 "registered hook key after modprobe -r"
 }

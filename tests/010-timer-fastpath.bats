@@ -41,6 +41,6 @@ teardown() {
 	[ "$walks" -ge $((armed * 9 / 10)) ] || fail "$walks walks for $armed armed ticks"
 	# 16 workers, the main thread: 17 threads per walk.
 	[ "$((walked / walks))" -eq 17 ] || fail "$walked threads in $walks walks"
-	[ "$(counter timer_fastpath optimized walks "$BATS_TEST_TMPDIR/stats")" -eq 0 ]
-	[ "$(counter timer_fastpath legacy mismatches "$BATS_TEST_TMPDIR/stats")" -eq 0 ]
+	expect "$(counter timer_fastpath optimized walks "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath optimized walks"
+	expect "$(counter timer_fastpath legacy mismatches "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath legacy mismatches"
 }

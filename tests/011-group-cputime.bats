@@ -34,13 +34,13 @@ teardown() {
 	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/stats"
 	calls=$(counter group_cputime legacy calls "$BATS_TEST_TMPDIR/stats")
 	walked=$(counter group_cputime legacy threads_walked "$BATS_TEST_TMPDIR/stats")
-	[ "$calls" -ge 20000 ]
+	expect "$calls" -ge 20000 "group_cputime legacy calls"
 	# 8 pounding threads plus the main one; threads that finish early
 	# leave the group, so the mean lies between half and all nine.
 	[ "$walked" -ge $((calls * 9 / 2)) ] && [ "$walked" -le $((calls * 9)) ] ||
 		fail "$walked threads in $calls calls"
-	[ "$(counter group_cputime legacy rq_locked "$BATS_TEST_TMPDIR/stats")" -gt 0 ]
-	[ "$(counter group_cputime optimized threads_walked "$BATS_TEST_TMPDIR/stats")" -eq 0 ]
+	expect "$(counter group_cputime legacy rq_locked "$BATS_TEST_TMPDIR/stats")" -gt 0 "group_cputime legacy rq_locked"
+	expect "$(counter group_cputime optimized threads_walked "$BATS_TEST_TMPDIR/stats")" -eq 0 "group_cputime optimized threads_walked"
 }
 
 @test "always_lock makes every legacy pass take stats_lock" {

@@ -30,13 +30,14 @@ setup() {
 		[ "$(active_mode exit_reparent)" = optimized ] && break
 		sleep 0.1
 	done
-	[ "$(active_mode exit_reparent)" = optimized ]
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent, 5 s after legacy calls over its 1 us budget"
 	for p in group_cputime timer_fastpath timer_softirq; do
-		[ "$(active_mode "$p")" = legacy ] || fail "$p reverted too"
+		expect "$(active_mode "$p")" = legacy "$p, within its 10 ms budget"
 	done
-	[ "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 ]
+	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 "exit_reparent legacy watchdog_reverts"
 	run -0 dmesg
-	[ "$(grep -c 'exit_reparent: a legacy call took .* us, over the 1 us budget; switched back to optimized' <<<"$output")" -eq 1 ]
+	expect "$(grep -c 'exit_reparent: a legacy call took .* us, over the 1 us budget; switched back to optimized' <<<"$output")" -eq 1 \
+		"revert messages in dmesg"
 	run -0 abpath status -j
 	run -0 jq -e '.paths.exit_reparent.watchdog_reverts == 1' <<<"$output"
 }
@@ -50,7 +51,7 @@ setup() {
 			[ "$(active_mode exit_reparent)" = optimized ] && break
 			sleep 0.1
 		done
-		[ "$(counter exit_reparent legacy watchdog_reverts)" -eq "$round" ]
+		expect "$(counter exit_reparent legacy watchdog_reverts)" -eq "$round" "exit_reparent legacy watchdog_reverts in round $round"
 	done
 }
 
@@ -59,8 +60,8 @@ setup() {
 	write_file "$SYS/exit_reparent/mode" legacy
 	"$WL/forkexit" -i 50 >/dev/null
 	sleep 0.3
-	[ "$(active_mode exit_reparent)" = legacy ]
-	[ "$(counter exit_reparent legacy watchdog_reverts)" -eq 0 ]
+	expect "$(active_mode exit_reparent)" = legacy "exit_reparent with budget 0"
+	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 0 "exit_reparent legacy watchdog_reverts"
 }
 
 @test "a bad watchdog_us write is refused whole and changes no path" {

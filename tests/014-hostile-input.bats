@@ -42,7 +42,7 @@ bad=(
 			assert_output --partial "Invalid argument"
 		done
 		# A bad write that switched a mode would still show here.
-		[ "$(state)" = "$before" ] || fail "$f changed"
+		expect "$(state)" = "$before" "the modes after bad writes to $f"
 	done < <(mode_files)
 }
 
@@ -51,7 +51,7 @@ bad=(
 	while read -r f; do
 		run -0 "$T/sysfs-write" -- "$f" ''
 	done < <(mode_files)
-	[ "$(state)" = "$before" ]
+	expect "$(state)" = "$before" "the modes after zero-length writes"
 }
 
 @test "mode files: a page of junk, or more, is EINVAL" {
@@ -66,7 +66,7 @@ bad=(
 		run ! "$T/sysfs-write" -- "$f" "legacy${page}"
 		assert_output --partial "Invalid argument"
 	done < <(mode_files)
-	[ "$(state)" = "$before" ]
+	expect "$(state)" = "$before" "the modes after writes of a page or more"
 }
 
 @test "read-only files refuse writes; debugfs reset takes only 1 at offset 0" {
@@ -81,7 +81,7 @@ bad=(
 	done
 	run ! "$T/sysfs-write" -o 1 -- "$DBG/reset" '1'
 	assert_output --partial "Invalid argument"
-	[ "$(state)" = "$before" ]
+	expect "$(state)" = "$before" "the modes after writes to read-only files and reset"
 	run -0 cat "$SYS/version"
 	assert_output "$(cat /abpath/VERSION)"
 }
@@ -118,5 +118,5 @@ bad=(
 	for f in "$DBG/stats" "$DBG"/hist/* "$DBG/reset" "$HOOKS"; do
 		run ! as_nobody cat "$f"
 	done
-	[ "$(state)" = "$before" ]
+	expect "$(state)" = "$before" "the modes after writes as nobody"
 }

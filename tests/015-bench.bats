@@ -25,7 +25,7 @@ setup() {
 		      | .counters.exit_reparent.tasks_scanned == 0] | all)
 		and ([.samples[] | .counters.exit_reparent.mismatches == 0] | all)' <<<"$json"
 	# The module is left as it was.
-	[ "$(active_mode exit_reparent)" = optimized ]
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent after the bench"
 }
 
 @test "the measured runs follow ABBA order" {
@@ -52,8 +52,8 @@ setup() {
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 130 ] || fail "bench exited with $status: $(cat "$err")"
-	[ "$(active_mode exit_reparent)" = legacy ]
+	expect "$(active_mode exit_reparent)" = legacy "exit_reparent after Ctrl-C"
 	# The workload's idle tasks went with it.
 	sleep 0.5
-	[ -z "$(pidof forkexit)" ]
+	expect "$(pidof forkexit)" = "" "PIDs of forkexit left after Ctrl-C"
 }
