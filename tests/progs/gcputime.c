@@ -6,7 +6,7 @@
  *
  *   gcputime monotonic [-n THREADS] [-t SECONDS]
  *   gcputime proc [-n THREADS] [-r ROUNDS]
- *   gcputime rusage [-t MS] [--tick-us US]
+ *   gcputime rusage [-t MS]
  *
  * Exit 0 with one summary line, 1 on a wrong answer ("gcputime: error:
  * ..." names it), 2 on usage errors.
@@ -31,7 +31,7 @@
 #define USAGE								\
 	"usage: gcputime monotonic [-n THREADS] [-t SECONDS]\n"		\
 	"       gcputime proc [-n THREADS] [-r ROUNDS]\n"		\
-	"       gcputime rusage [-t MS] [--tick-us US]\n"
+	"       gcputime rusage [-t MS]\n"
 
 #include "progs.h"
 
@@ -257,21 +257,31 @@ static int cmd_proc(int argc, char **argv)
 }
 
 struct report {
+	int64_t from_ns;	/* CLOCK_MONOTONIC: what ru_us lacks ran after */
 	int64_t ru_us;		/* getrusage(RUSAGE_SELF) utime+stime */
-	int64_t clk_ns;		/* CLOCK_PROCESS_CPUTIME_ID */
+	int64_t clk_ns;		/* CLOCK_PROCESS_CPUTIME_ID, read right after */
+	int64_t read_ns;	/* CLOCK_MONOTONIC after both reads */
 };
 
 static int64_t burn_ns;
 
-/* Burn until this thread's own clock passes burn_ns, then sleep forever. */
-static void *burn_then_sleep(void *arg __attribute__((unused)))
+/*
+ * Burn until this thread's own clock passes burn_ns, then sleep forever.
+ * Reading its own clock commits the thread's runtime (task_sched_runtime()
+ * of current), so what it runs after its last read, which a getrusage()
+ * from another thread may not see yet, runs after the CLOCK_MONOTONIC
+ * time taken just before that read, left in *arg.
+ */
+static void *burn_then_sleep(void *arg)
 {
+	int64_t *before_last_read = arg;
 	volatile unsigned long x = 0;
 	int i;
 
 	for (;;) {
 		for (i = 0; i < 100000; i++)
 			x++;
+		*before_last_read = now_ns(CLOCK_MONOTONIC);
 		if (now_ns(CLOCK_THREAD_CPUTIME_ID) >= burn_ns)
 			break;
 	}
@@ -281,32 +291,48 @@ static void *burn_then_sleep(void *arg __attribute__((unused)))
 	return NULL;
 }
 
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
 /*
  * A child burns MS ms of CPU in two threads, which then sleep (alive, their
  * runtime committed), and reports its own view of its CPU time just before
- * _exit(). What wait4() and RUSAGE_CHILDREN then say must follow: at least
- * what the child last saw (utime and stime never go backwards, 1 ms for
- * microsecond rounding), at most 20 ms more (the exit path of three
- * threads). getrusage() vs the clock, read back to back: cputime_adjust()
- * makes utime+stime equal the summed runtime, but allow 3 ticks per thread
- * (--tick-us, 4000 at HZ=250) for a sampler that lags by a tick or two.
+ * _exit(). No CPU timer is armed in it, so its getrusage() and
+ * CLOCK_PROCESS_CPUTIME_ID both sample thread_group_cputime(), the group's
+ * runtime; getrusage() splits that into utime and stime summing to it
+ * exactly, then truncates each to microseconds. wait4() and RUSAGE_CHILDREN
+ * sample it once more, with every thread gone.
+ *
+ * Lower bounds: the runtime never goes backwards, so a later sample is at
+ * least an earlier one; 1 ms covers the microsecond rounding.
+ *
+ * Upper bounds, from the wall clock: what a later sample holds and the
+ * child's getrusage() did not is CPU time its threads ran after from_ns.
+ * The reading thread's own pending runtime is committed by the sample
+ * itself; a sleeping thread's was committed when it blocked; and what the
+ * burners ran since their last own clock read, which an optimized sample
+ * taken on another thread does not see until they block, ran after
+ * from_ns (burn_then_sleep()). Runtime is sched_clock() time spent on a
+ * CPU, and sched_clock() and CLOCK_MONOTONIC count at one rate (both are
+ * the TSC on x86, the test VM's clocksource), so the three threads add at
+ * most min(3, online CPUs) times the wall time from from_ns to the later
+ * sample, plus the 1 ms of rounding. For the CPU clock read right after
+ * getrusage() that window ends at read_ns; for wait4(), when the parent
+ * returns from it, so it holds the exit path of all three threads.
  */
 static int cmd_rusage(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "tick-us", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int ms = 400, opt, fd[2], status, threads = 3;
-	int64_t tick_us = 4000, w, dchildren, diff;
+	int ms = 400, opt, fd[2], status, threads = 3, cpus;
+	int64_t w, dchildren, diff, reaped_ns, clk_max_us, wait_max_us;
 	struct rusage c0, c1, ru;
 	struct report rep;
 	pid_t pid;
 
-	while ((opt = getopt_long(argc, argv, "t:", lopts, NULL)) != -1) {
+	while ((opt = getopt(argc, argv, "t:")) != -1) {
 		switch (opt) {
 		case 't': ms = (int)num(optarg, 2, 60000); break;
-		case 'T': tick_us = (int64_t)num(optarg, 0, 1000000); break;
 		default: usage();
 		}
 	}
@@ -319,16 +345,20 @@ static int cmd_rusage(int argc, char **argv)
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (pid == 0) {
-		pthread_t t[2];
+		int64_t before_last_read[2];
 		struct rusage self;
+		pthread_t t[2];
 
 		pthread_barrier_init(&go, NULL, 3);
-		spawn(&t[0], burn_then_sleep, NULL);
-		spawn(&t[1], burn_then_sleep, NULL);
+		spawn(&t[0], burn_then_sleep, &before_last_read[0]);
+		spawn(&t[1], burn_then_sleep, &before_last_read[1]);
 		pthread_barrier_wait(&go);
+		rep.from_ns = min64(before_last_read[0], before_last_read[1]);
+		rep.from_ns = min64(rep.from_ns, now_ns(CLOCK_MONOTONIC));
 		getrusage(RUSAGE_SELF, &self);
 		rep.ru_us = tv_us(self.ru_utime) + tv_us(self.ru_stime);
 		rep.clk_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+		rep.read_ns = now_ns(CLOCK_MONOTONIC);
 		if (write(fd[1], &rep, sizeof(rep)) != sizeof(rep))
 			_exit(3);
 		_exit(0);
@@ -338,29 +368,37 @@ static int cmd_rusage(int argc, char **argv)
 		fail("rusage: child did not report");
 	if (wait4(pid, &status, 0, &ru) != pid)
 		fail("wait4: %s", strerror(errno));
+	reaped_ns = now_ns(CLOCK_MONOTONIC);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		fail("rusage: child failed (status 0x%x)", status);
 	getrusage(RUSAGE_CHILDREN, &c1);
 	w = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
 	dchildren = tv_us(c1.ru_utime) + tv_us(c1.ru_stime) -
 		    tv_us(c0.ru_utime) - tv_us(c0.ru_stime);
+	cpus = min64(threads, online_cpus());
+	clk_max_us = cpus * (rep.read_ns - rep.from_ns) / 1000 + 1000;
+	wait_max_us = cpus * (reaped_ns - rep.from_ns) / 1000 + 1000;
 
 	/* Its threads' own clocks passed MS/2 each: the group has MS. */
 	if (rep.clk_ns < ms * 1000000LL)
 		fail("rusage: child's CPU clock %.3f ms < the %d ms its threads burned",
 		     rep.clk_ns / 1e6, ms);
-	diff = rep.ru_us - rep.clk_ns / 1000;
-	if (diff > threads * 3 * tick_us || -diff > threads * 3 * tick_us)
-		fail("rusage: child's getrusage() %.3f ms vs CPU clock %.3f ms: differ by more than %lld ms",
-		     rep.ru_us / 1e3, rep.clk_ns / 1e6, (long long)(threads * 3 * tick_us / 1000));
-	if (w < rep.ru_us - 1000 || w > rep.ru_us + 20000)
-		fail("rusage: wait4() says %.3f ms, the child last saw %.3f ms (allowed -1..+20 ms)",
-		     w / 1e3, rep.ru_us / 1e3);
+	diff = rep.clk_ns / 1000 - rep.ru_us;
+	if (diff < -1000 || diff > clk_max_us)
+		fail("rusage: child's getrusage() %.3f ms, then its CPU clock %.3f ms (%+.3f ms): allowed -1..+%.3f ms (%d CPUs x %.3f ms)",
+		     rep.ru_us / 1e3, rep.clk_ns / 1e6, diff / 1e3,
+		     clk_max_us / 1e3, cpus, (rep.read_ns - rep.from_ns) / 1e6);
+	if (w < rep.ru_us - 1000 || w > rep.ru_us + wait_max_us)
+		fail("rusage: wait4() says %.3f ms, the child last saw %.3f ms (%+.3f ms): allowed -1..+%.3f ms (%d CPUs x %.3f ms)",
+		     w / 1e3, rep.ru_us / 1e3, (w - rep.ru_us) / 1e3,
+		     wait_max_us / 1e3, cpus, (reaped_ns - rep.from_ns) / 1e6);
 	if (dchildren < w - 1000 || dchildren > w + 1000)
-		fail("rusage: RUSAGE_CHILDREN grew by %.3f ms, wait4() reported %.3f ms",
+		fail("rusage: RUSAGE_CHILDREN grew by %.3f ms, wait4() reported %.3f ms (allowed -1..+1 ms)",
 		     dchildren / 1e3, w / 1e3);
-	printf("gcputime rusage: child %d ms in 2 threads; getrusage %.3f ms, clock %.3f ms, wait4 %.3f ms (%+.3f), RUSAGE_CHILDREN %+.3f ms\n",
-	       ms, rep.ru_us / 1e3, rep.clk_ns / 1e6, w / 1e3, (w - rep.ru_us) / 1e3,
+	printf("gcputime rusage: child %d ms in 2 threads; getrusage %.3f ms, clock %.3f ms (%+.3f, allowed -1..+%.3f), wait4 %.3f ms (%+.3f, allowed -1..+%.3f: %d CPUs x %.3f ms), RUSAGE_CHILDREN %+.3f ms\n",
+	       ms, rep.ru_us / 1e3, rep.clk_ns / 1e6, diff / 1e3,
+	       clk_max_us / 1e3, w / 1e3, (w - rep.ru_us) / 1e3,
+	       wait_max_us / 1e3, cpus, (reaped_ns - rep.from_ns) / 1e6,
 	       dchildren / 1e3);
 	return 0;
 }
