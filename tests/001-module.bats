@@ -4,6 +4,7 @@
 load helper
 
 teardown() {
+	common_teardown
 	load_module
 }
 

@@ -11,6 +11,7 @@ setup() {
 }
 
 teardown() {
+	common_teardown
 	stop_toggler
 }
 

@@ -9,6 +9,7 @@ setup() {
 }
 
 teardown() {
+	common_teardown
 	load_module
 }
 

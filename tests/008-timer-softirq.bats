@@ -13,6 +13,7 @@ setup() {
 }
 
 teardown() {
+	common_teardown
 	stop_toggler
 }
 

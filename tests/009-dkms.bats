@@ -9,6 +9,7 @@ setup() {
 }
 
 teardown() {
+	common_teardown
 	rm -f /etc/modprobe.d/abpath.conf
 	unload_module
 	load_module

@@ -10,6 +10,7 @@ setup() {
 }
 
 teardown() {
+	common_teardown
 	stop_toggler
 }
 
