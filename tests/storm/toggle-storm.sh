@@ -7,10 +7,17 @@
 # legacy cross-check disagreed, a flipper's write failed, or the module
 # state is off. tests/vm/run fails the run on any kernel splat.
 #
-#   toggle-storm.sh [FLIPS] [CYCLES]      per path; defaults 100000, 200
+#   toggle-storm.sh [FLIPS|SECSs] [CYCLES|SECSs]
+#
+# FLIPS per path and CYCLES (defaults 100000 and 200), or each phase's
+# length in seconds ("120s"): a storm sized in time fits a CI budget on
+# a slow day too, and says how many flips and cycles it got through.
 set -u
 flips=${1:-100000}
 cycles=${2:-200}
+flip_secs= cycle_secs=
+[[ $flips == *s ]] && flip_secs=${flips%s} flips=
+[[ $cycles == *s ]] && cycle_secs=${cycles%s} cycles=
 WL=/usr/local/libexec/abpath
 SYS=/sys/kernel/abpath
 DBG=/sys/kernel/debug/abpath
@@ -53,14 +60,22 @@ done
 load itimer-threads -n "$cpus" -t 1 --tolerance 50 & pids+=($!)
 load softirq-rate -S timers -t 1 & pids+=($!)
 
-# flips: one flipper per path, legacy then optimized, all at once.
-pairs=$(((flips + 1) / 2))
+# flips: one flipper per path, legacy then optimized, all at once; each
+# leaves its count in /tmp/storm.flips.PATH.
+if [ -n "$flip_secs" ]; then
+	pairs=-1 flip_end=$((SECONDS + flip_secs))
+else
+	pairs=$(((flips + 1) / 2)) flip_end=
+fi
 for p in "${PATHS[@]}"; do
 	(
 		f=$SYS/$p/mode
-		for ((i = 0; i < pairs; i++)); do
-			echo legacy >"$f" && echo optimized >"$f" || exit 1
+		for ((i = 0; i != pairs; i++)); do
+			[ -z "$flip_end" ] || ((SECONDS < flip_end)) || break
+			echo legacy >"$f" && echo optimized >"$f" ||
+				{ echo $((2 * i)) >"/tmp/storm.flips.$p"; exit 1; }
 		done
+		echo $((2 * i)) >"/tmp/storm.flips.$p"
 	) &
 	flippers+=($!)
 done
@@ -69,6 +84,11 @@ for pid in "${flippers[@]}"; do
 	wait "$pid" || flipfail=1
 done
 t_flips=$(($(date +%s) - t0))
+flipped=
+for p in "${PATHS[@]}"; do
+	flipped+="$p $(cat "/tmp/storm.flips.$p" 2>/dev/null || echo ?), "
+done
+flipped=${flipped%, }
 
 # mismatches: add the loaded module's mismatches (both modes) to mism[path].
 declare -A mism=()
@@ -83,7 +103,10 @@ legacy_calls=$(awk '$2 == "legacy" && $3 == "calls" { printf "%s %s, ", $1, $4 }
 # cycles: unload and reload under the same load, half of them in legacy;
 # each module's counters are read before it goes.
 cyclefail=
-for ((i = 0; i < cycles; i++)); do
+cycle_end=
+[ -z "$cycle_secs" ] || cycles=-1 cycle_end=$((SECONDS + cycle_secs))
+for ((i = 0; i != cycles; i++)); do
+	[ -z "$cycle_end" ] || ((SECONDS < cycle_end)) || break
 	mismatches
 	rmmod abpath || { cyclefail="rmmod failed in cycle $i"; break; }
 	if ((i % 2)); then
@@ -93,6 +116,7 @@ for ((i = 0; i < cycles; i++)); do
 	fi || { cyclefail="modprobe failed in cycle $i"; break; }
 done
 mismatches
+cycles=$i
 t_cycles=$(($(date +%s) - t0 - t_flips))
 
 touch "$stop"
@@ -106,7 +130,7 @@ tap() { # tap STATUS DESCRIPTION
 }
 workloads=(forkexit thread-churn pound-times itimer-threads softirq-rate)
 echo "1..$((${#PATHS[@]} + ${#workloads[@]} + 3))"
-tap "$flipfail" "storm: every path flipped $((pairs * 2)) times in ${t_flips}s, every write accepted"
+tap "$flipfail" "storm: flips in ${t_flips}s ($flipped), every write accepted"
 tap "$([ -z "$cyclefail" ]; echo $?)" "storm: $cycles load/unload cycles in ${t_cycles}s${cyclefail:+: $cyclefail}"
 for p in "${PATHS[@]}"; do
 	tap "$([ "${mism[$p]:-x}" = 0 ]; echo $?)" "storm: $p: ${mism[$p]:-unknown} mismatches"
@@ -120,5 +144,5 @@ done
 state=$(cat "$SYS/mode" 2>/dev/null)
 tap "$(grep -qx 'registered 1' /sys/kernel/debug/abpath_hooks && [[ $state =~ ^(legacy|optimized)$ ]]; echo $?)" \
 	"storm: the last module is registered and reads ${state:-nothing}"
-echo "# storm: $((pairs * 2)) flips per path, $cycles load/unload cycles, $cpus vCPUs; legacy calls during the flips: ${legacy_calls%, }"
+echo "# storm: flips per path: $flipped; $cycles load/unload cycles, $cpus vCPUs; legacy calls during the flips: ${legacy_calls%, }"
 exit $fail
