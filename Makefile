@@ -1,6 +1,7 @@
 # abpath: make builds the module (against the test VM's kernel unless
-# KDIR says otherwise), the CLI and the workloads. make check runs the host
-# tests and the VM suite; make demo boots the VM and shows abpath at work.
+# KDIR says otherwise), the CLI and the workloads. make check runs what CI
+# runs, make check-full the same at full size; make demo boots the VM and
+# shows abpath at work.
 
 ABPATH_CACHE ?= /var/cache/abpath
 VM_KDIR := $(ABPATH_CACHE)/build-6.12-default
@@ -10,7 +11,7 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
-.PHONY: all module userspace kernel check check-host check-vm demo clean \
+.PHONY: all module userspace kernel check check-full check-host check-vm demo clean \
 	dkms-src dkms-install dkms-uninstall
 
 all: module userspace
@@ -32,6 +33,11 @@ kernel:
 
 check:
 	tests/check
+
+# The same stages at full size: the whole suite on the debug kernel and the
+# 100,000-flip storm (docs/ci.md).
+check-full:
+	ABPATH_FULL=1 tests/check
 
 check-host: all
 	tests/deps.sh host
