@@ -5,11 +5,14 @@
  * One struct abpath_path per switchable kernel path.  Its mode is a plain
  * word, written under abpath_mode_lock and read once per call by the hook
  * callbacks (hardirq, IRQs off, or process context that must not sleep).
- * Not a static key: a key flip patches text with three IPIs to every CPU,
- * which an A/B run that flips often would pay on every CPU, and under
- * multi-threaded QEMU TCG a vCPU can run a stale int3 of a finished patch
- * ("Oops: int3" in the hook).  The word costs the hook one load, in both
+ * Not a static key: a key flip patches text and IPIs every CPU, which an
+ * A/B run that flips often would pay on the whole machine (docs/design.md
+ * has the rest of that story).  The word costs the hook one load, in both
  * modes alike.
+ *
+ * Each path's legacy algorithm and its cross-check are plain functions of
+ * the task they are given; the hook callbacks that pick them are the only
+ * code that knows how the module is attached to the kernel.
  */
 #ifndef _ABPATH_H
 #define _ABPATH_H
@@ -48,17 +51,31 @@ struct abpath_pcpu {
 	u64 hist[ABPATH_NR_MODES][ABPATH_HIST_BUCKETS];
 };
 
+/* Bit 0 of a path's state word is its mode; the bits above, its epoch. */
+#define ABPATH_STATE_MODE	1UL
+#define ABPATH_STATE_EPOCH	2UL
+
 struct abpath_path {
 	const char *name;
 	enum abpath_hook hook;
 	/* The path's own counters, indexed from ABPATH_NR_COMMON. */
 	const char *const *counters;
 	unsigned int nr_counters;
-	enum abpath_mode mode;
+	/* Whether legacy answers are cross-checked (and can be injected). */
+	bool checked;
+	/*
+	 * Mode and epoch in one word, so that a call reads both at once: the
+	 * watchdog reverts the setting a slow call ran under, and a change of
+	 * mode bumps the epoch.  Written under abpath_mode_lock.
+	 */
+	unsigned long state;
+	/* Judged legacy calls still to get wrong on purpose (debugfs inject). */
+	atomic_t inject;
 	struct abpath_pcpu __percpu *stats;
 	struct kobject *kobj;
 	/* Watchdog state, see watchdog.c. */
 	unsigned long watchdog_pending;
+	unsigned long watchdog_state;
 	u64 watchdog_ns;
 	struct work_struct watchdog_work;
 };
@@ -96,6 +113,11 @@ extern const struct kernel_param_ops abpath_param_hooks_ops;
 
 void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
 void abpath_set_all_modes(enum abpath_mode mode);
+bool abpath_revert_mode(struct abpath_path *p, unsigned long state);
+
+/* timer_fastpath.c: the per-thread shares of the 2.6.27 tick. */
+int abpath_timer_fastpath_init(void);
+void abpath_timer_fastpath_exit(void);
 
 /* stats.c */
 int abpath_stats_alloc(void);
@@ -108,10 +130,36 @@ u64 abpath_hist_read(const struct abpath_path *p, enum abpath_mode mode,
 const char *abpath_counter_name(const struct abpath_path *p,
 				unsigned int counter);
 
+static __always_inline unsigned long
+abpath_state_now(const struct abpath_path *p)
+{
+	return READ_ONCE(p->state);
+}
+
+static __always_inline enum abpath_mode abpath_state_mode(unsigned long state)
+{
+	return state & ABPATH_STATE_MODE;
+}
+
 static __always_inline enum abpath_mode
 abpath_mode_now(const struct abpath_path *p)
 {
-	return READ_ONCE(p->mode);
+	return abpath_state_mode(abpath_state_now(p));
+}
+
+/*
+ * Takes one injected fault for a judged legacy call; a call that ends up
+ * not judged gives it back with abpath_inject_untake().
+ */
+static inline bool abpath_inject_take(struct abpath_path *p)
+{
+	return atomic_read(&p->inject) > 0 &&
+	       atomic_dec_if_positive(&p->inject) >= 0;
+}
+
+static inline void abpath_inject_untake(struct abpath_path *p)
+{
+	atomic_inc(&p->inject);
 }
 
 /*
@@ -141,8 +189,7 @@ static __always_inline u64 abpath_now(void)
 extern unsigned int abpath_sample_shift[ABPATH_NR_HOOKS];
 
 u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0);
-void abpath_account(struct abpath_path *p, enum abpath_mode mode,
-		    u64 t0);
+void abpath_account(struct abpath_path *p, unsigned long state, u64 t0);
 
 /*
  * Every call is counted; only one in 2^sample_shift (per CPU and mode) is
@@ -167,17 +214,28 @@ static __always_inline u64 abpath_start(struct abpath_path *p,
 	return abpath_count(p, mode, p->hook) ? abpath_now() : 0;
 }
 
+/*
+ * Context switches of current so far.  A process-context call that was
+ * switched out part way is recorded, since that is the latency its caller
+ * saw, but not judged by the watchdog: time spent off the CPU is not the
+ * legacy algorithm's cost, and on a busy machine it alone would revert it.
+ */
+static __always_inline unsigned long abpath_switches(void)
+{
+	return READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw);
+}
+
 static __always_inline void abpath_finish(struct abpath_path *p,
-					  enum abpath_mode mode, u64 t0)
+					  unsigned long state, u64 t0)
 {
 	if (t0)
-		abpath_account(p, mode, t0);
+		abpath_account(p, state, t0);
 }
 
 /* watchdog.c */
 void abpath_watchdog_init(void);
 void abpath_watchdog_exit(void);
-void abpath_watchdog_check(struct abpath_path *p, u64 ns);
+void abpath_watchdog_check(struct abpath_path *p, unsigned long state, u64 ns);
 
 /* sysfs.c, debugfs.c */
 int abpath_sysfs_init(void);

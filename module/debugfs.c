@@ -5,12 +5,17 @@
  *   stats         "<path> <mode> <counter> <value>", one counter per line
  *   hist/<path>   "<mode> <lo_ns> <hi_ns> <calls>", non-empty log2 buckets
  *   reset         write 1 to zero every counter and histogram
+ *   inject        "<path> <pending>" for each path whose legacy answers
+ *                 are cross-checked; write "<path>" or "<path> <n>" to
+ *                 make its next n (default 1, 0 cancels) judged legacy
+ *                 calls deliberately wrong, which `mismatches` must show
  *
  * debugfs failures are not fatal and are not checked: the module works
  * without these files.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/seq_file.h>
@@ -83,6 +88,62 @@ static const struct file_operations reset_fops = {
 	.write	= reset_write,
 };
 
+static int inject_show(struct seq_file *m, void *v)
+{
+	struct abpath_path *p;
+
+	abpath_for_each_path(p)
+		if (p->checked)
+			seq_printf(m, "%s %d\n", p->name, atomic_read(&p->inject));
+	return 0;
+}
+
+#define ABPATH_INJECT_MAX	1000000
+
+/* "<path>" or "<path> <n>", at most one trailing newline; else -EINVAL. */
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct abpath_path *p, *found = NULL;
+	unsigned int n = 1;
+	char buf[48] = {};
+	char *name, *arg;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (strnlen(buf, count) != count)
+		return -EINVAL;
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	arg = buf;
+	name = strsep(&arg, " ");
+	if (arg && (kstrtouint(arg, 10, &n) || n > ABPATH_INJECT_MAX))
+		return -EINVAL;
+	abpath_for_each_path(p)
+		if (p->checked && !strcmp(p->name, name))
+			found = p;
+	if (!found)
+		return -EINVAL;
+	atomic_set(&found->inject, n);
+	return count;
+}
+
+static int inject_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, inject_show, NULL);
+}
+
+static const struct file_operations inject_fops = {
+	.owner		= THIS_MODULE,
+	.open		= inject_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= inject_write,
+};
+
 void abpath_debugfs_init(void)
 {
 	struct abpath_path *p;
@@ -91,6 +152,7 @@ void abpath_debugfs_init(void)
 	abpath_dir = debugfs_create_dir("abpath", NULL);
 	debugfs_create_file("stats", 0400, abpath_dir, NULL, &stats_fops);
 	debugfs_create_file("reset", 0200, abpath_dir, NULL, &reset_fops);
+	debugfs_create_file("inject", 0600, abpath_dir, NULL, &inject_fops);
 	hist = debugfs_create_dir("hist", abpath_dir);
 	abpath_for_each_path(p)
 		debugfs_create_file(p->name, 0400, hist, p, &hist_fops);

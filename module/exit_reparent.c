@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * exit_reparent: finding the children of an exiting task in
- * forget_original_parent().
+ * exit_reparent: finding the children of an exiting task.
  *
- * Optimized is the stock walk of father->children, which runs after this
- * hook whatever the mode.  Legacy adds the cost exit had before 2.5.31
- * ("O(1) sys_exit()"): every exit, childless or not, scans every task in
- * the system for real_parent == father.  The stock code still does the
- * reparenting; the scan's answer is checked against father->children.
+ * Optimized is the stock forget_original_parent(), which walks
+ * father->children under the write lock a little later; it runs whatever
+ * the mode, and does the real reparenting.  Legacy adds what every exit,
+ * childless or not, did through 2.5.31 (fixed by "O(1) sys_exit()"):
+ * forget_original_parent() ran first in exit_notify() and scanned every
+ * task in the system for real_parent == father, under
+ * read_lock(&tasklist_lock) with interrupts on.
  *
- * Context: tasklist_lock held for write, IRQs off.  That lock keeps the
- * task list and every children list still, so the scan and the list agree
- * unless one of them is wrong.
+ * Context: the start of exit_notify(), process context, interrupts on,
+ * no lock held.  The scan takes tasklist_lock for read as 2.5.31 did; that
+ * keeps the task list and every children list still, so the scan and
+ * father->children agree unless one of them is wrong.
  */
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -33,47 +35,90 @@ struct abpath_path abpath_exit_reparent_path = {
 	.hook		= ABPATH_HOOK_EXIT_REPARENT,
 	.counters	= exit_reparent_counters,
 	.nr_counters	= ARRAY_SIZE(exit_reparent_counters),
+	.checked	= true,
 };
 
 /*
- * Children are thread-group leaders (CLONE_THREAD tasks never join a
- * children list), so the scan counts leaders whose real parent is @father.
- * The two answers are the same set when every listed child names @father
- * as its real parent and the counts agree.
+ * The 2.5.31 scan.  Children are thread-group leaders (CLONE_THREAD tasks
+ * never join a children list), so it counts leaders whose real parent is
+ * @father.  With @miss_one it deliberately misses one (debugfs inject).
+ * Caller holds tasklist_lock, for read at least.
  */
+static unsigned long exit_reparent_scan(struct task_struct *father,
+					bool miss_one, unsigned long *scanned)
+{
+	unsigned long found = 0;
+	struct task_struct *g, *t;
+
+	for_each_process_thread(g, t) {
+		(*scanned)++;
+		if (rcu_access_pointer(t->real_parent) != father ||
+		    !thread_group_leader(t))
+			continue;
+		if (miss_one) {
+			miss_one = false;
+			continue;
+		}
+		found++;
+	}
+	return found;
+}
+
+/*
+ * Whether @found children are exactly father->children: the same count,
+ * and every listed child names @father as its real parent.  Caller holds
+ * tasklist_lock, the same hold as the scan's.
+ */
+static bool exit_reparent_check(struct task_struct *father,
+				unsigned long found)
+{
+	unsigned long listed = 0;
+	struct task_struct *t;
+
+	list_for_each_entry(t, &father->children, sibling) {
+		if (rcu_access_pointer(t->real_parent) != father)
+			return false;
+		listed++;
+	}
+	return listed == found;
+}
+
 static void exit_reparent_legacy(struct abpath_path *p,
 				 struct task_struct *father)
 {
-	unsigned long scanned = 0, found = 0, listed = 0;
-	struct task_struct *g, *t;
-	bool mismatch = false;
+	unsigned long scanned = 0, found;
+	bool inject, ok;
 
-	for_each_process_thread(g, t) {
-		scanned++;
-		if (rcu_access_pointer(t->real_parent) == father &&
-		    thread_group_leader(t))
-			found++;
-	}
-
-	list_for_each_entry(t, &father->children, sibling) {
-		listed++;
-		if (rcu_access_pointer(t->real_parent) != father)
-			mismatch = true;
-	}
+	read_lock(&tasklist_lock);
+	/* Only an exit with a child can miss one. */
+	inject = !list_empty(&father->children) && abpath_inject_take(p);
+	found = exit_reparent_scan(father, inject, &scanned);
+	ok = exit_reparent_check(father, found);
+	read_unlock(&tasklist_lock);
 
 	abpath_add(p, ABPATH_LEGACY, EXIT_TASKS_SCANNED, scanned);
 	abpath_add(p, ABPATH_LEGACY, EXIT_CHILDREN_FOUND, found);
-	if (mismatch || found != listed)
+	if (!ok)
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
 }
 
+/*
+ * Process context, preemptible until the scan takes tasklist_lock: a call
+ * that was switched out is recorded but not judged by the watchdog.
+ */
 void abpath_exit_reparent_hook(struct task_struct *father)
 {
 	struct abpath_path *p = &abpath_exit_reparent_path;
-	enum abpath_mode mode = abpath_mode_now(p);
-	u64 t0 = abpath_start(p, mode);
+	unsigned long state = abpath_state_now(p);
+	enum abpath_mode mode = abpath_state_mode(state);
+	unsigned long switches = abpath_switches();
+	u64 t0 = abpath_start(p, mode), ns;
 
 	if (mode == ABPATH_LEGACY)
 		exit_reparent_legacy(p, father);
-	abpath_finish(p, mode, t0);
+	if (!t0)
+		return;
+	ns = abpath_record(p, mode, t0);
+	if (mode == ABPATH_LEGACY && abpath_switches() == switches)
+		abpath_watchdog_check(p, state, ns);
 }

@@ -4,16 +4,18 @@
  * getrusage() and CLOCK_PROCESS_CPUTIME_ID while no CPU timer is armed.
  *
  * Optimized is the stock lockless seqlock pass, which commits only
- * current's pending runtime.  Legacy is the sampler of v3.18-v4.7 (after
- * 6e998916df "sched/cputime: Fix clock_nanosleep()/clock_gettime()
- * inconsistency"): task_sched_runtime() for every thread, which takes the
- * remote rq lock and runs update_curr() for a thread running on another
- * CPU.  Legacy fills the sample itself; it is exact by construction.
+ * current's pending runtime.  Legacy is the sampler of v3.18 to v4.8
+ * (6e998916dfe3 "sched/cputime: Fix clock_nanosleep()/clock_gettime()
+ * inconsistency" until a1eb1411b4e4 "sched/cputime: Improve scalability
+ * by not accounting thread group tasks pending runtime", 2016):
+ * task_sched_runtime() for every thread, which takes the remote rq lock
+ * and runs update_curr() for a thread running on another CPU.  Legacy
+ * fills the sample itself.
  *
  * Context: process, possibly with siglock held and IRQs off
  * (thread_group_start_cputime()), so nothing here may sleep or take
  * siglock.  stats_lock and the rq locks nest inside siglock, as in the
- * stock code and in v4.7.
+ * stock code and in v4.8.
  */
 #include <linux/moduleparam.h>
 #include <linux/sched/cputime.h>
@@ -43,27 +45,29 @@ struct abpath_path abpath_group_cputime_path = {
 	.hook		= ABPATH_HOOK_GROUP_CPUTIME,
 	.counters	= group_cputime_counters,
 	.nr_counters	= ARRAY_SIZE(group_cputime_counters),
+	.checked	= true,
 };
 
 /*
- * A thread's runtime can only grow: task_sched_runtime() returning less
- * than the committed sum_exec_runtime read just before it is a sample
- * going backwards, counted as a mismatch.
+ * The v3.18-v4.8 sampler.  With @inject it deliberately leaves out the
+ * thread with the most runtime (debugfs inject), and the caller gets that
+ * wrong answer.
  *
  * Out of line, so that a timed optimized pass does not set up this walk's
  * stack frame.
  */
 static noinline void group_cputime_legacy(struct abpath_path *p,
 					  struct task_struct *tsk,
-					  struct task_cputime *times)
+					  struct task_cputime *times,
+					  bool inject)
 {
 	struct signal_struct *sig = tsk->signal;
 	unsigned long walked = 0, on_cpu = 0, locked = 0;
+	struct task_cputime most;
 	unsigned int seq, nextseq;
-	bool backwards = false;
 	struct task_struct *t;
 	unsigned long flags;
-	u64 utime, stime, before, ns;
+	u64 utime, stime, ns;
 
 	rcu_read_lock();
 	nextseq = READ_ONCE(always_lock);
@@ -74,16 +78,21 @@ static noinline void group_cputime_legacy(struct abpath_path *p,
 		times->utime = sig->utime;
 		times->stime = sig->stime;
 		times->sum_exec_runtime = sig->sum_sched_runtime;
+		most = (struct task_cputime) {};
 
 		for_each_thread(tsk, t) {
 			task_cputime(t, &utime, &stime);
-			times->utime += utime;
-			times->stime += stime;
-			before = READ_ONCE(t->se.sum_exec_runtime);
 			on_cpu += !!READ_ONCE(t->on_cpu);
 			ns = task_sched_runtime(t);
-			backwards |= ns < before;
+			times->utime += utime;
+			times->stime += stime;
 			times->sum_exec_runtime += ns;
+			if (ns >= most.sum_exec_runtime)
+				most = (struct task_cputime) {
+					.utime = utime,
+					.stime = stime,
+					.sum_exec_runtime = ns,
+				};
 			walked++;
 		}
 		/* If lockless access failed, take the lock. */
@@ -92,50 +101,88 @@ static noinline void group_cputime_legacy(struct abpath_path *p,
 	done_seqretry_irqrestore(&sig->stats_lock, seq, flags);
 	rcu_read_unlock();
 
+	if (inject) {
+		times->utime -= most.utime;
+		times->stime -= most.stime;
+		times->sum_exec_runtime -= most.sum_exec_runtime;
+	}
 	abpath_add(p, ABPATH_LEGACY, GC_THREADS_WALKED, walked);
 	abpath_add(p, ABPATH_LEGACY, GC_RQ_LOCKED, on_cpu);
 	abpath_add(p, ABPATH_LEGACY, GC_LOCKED_PASSES, locked);
-	if (backwards)
-		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
-}
-
-static unsigned long group_cputime_switches(void)
-{
-	return READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw);
 }
 
 /*
- * A timed call, or a legacy one.
+ * The cross-check: every field of a sample lies between stock samples
+ * taken just before and just after it.  Each thread's times only grow,
+ * and each sampler reads a thread's times as they stand (legacy commits a
+ * running thread's pending runtime first, which only makes them larger),
+ * so any sum of them, taken in between, is in between.  The exception is
+ * an exit: __exit_signal() moves the thread's times into the group's
+ * totals without its last pending runtime, and the totals may shrink.  So
+ * a call during which the stats_lock sequence moved (an exit) is not
+ * judged.
+ */
+static bool cputime_within(const struct task_cputime *lo,
+			   const struct task_cputime *mid,
+			   const struct task_cputime *hi)
+{
+	return lo->utime <= mid->utime && mid->utime <= hi->utime &&
+	       lo->stime <= mid->stime && mid->stime <= hi->stime &&
+	       lo->sum_exec_runtime <= mid->sum_exec_runtime &&
+	       mid->sum_exec_runtime <= hi->sum_exec_runtime;
+}
+
+/*
+ * A timed call, or a legacy one.  A timed call is also judged: the two
+ * stock samples of the cross-check bracket it, outside the timed part,
+ * in both modes alike so that both pay for them.
  *
- * Unlike the other three paths, this one runs preemptible: the lockless
- * walk holds only rcu_read_lock(), so under preempt=full the caller may
- * sit on a runqueue part way through.  Such a call is still recorded,
- * since that is the latency times() saw, but the watchdog judges only
- * calls that ran without a context switch: time spent off the CPU is not
- * the walk's cost, and on a busy machine it alone would revert legacy.
+ * Unlike the tick's paths, this one runs preemptible: the lockless walk
+ * holds only rcu_read_lock(), so under preempt=full the caller may sit on
+ * a runqueue part way through.  Such a call is still recorded, since that
+ * is the latency times() saw, but the watchdog judges only calls that ran
+ * without a context switch (abpath_switches()).
  */
 static noinline bool group_cputime_run(struct abpath_path *p,
-				       enum abpath_mode mode, bool timed,
+				       unsigned long state, bool timed,
 				       struct task_struct *tsk,
 				       struct task_cputime *times,
 				       abpath_group_cputime_fn stock)
 {
-	unsigned long switches = 0;
-	u64 t0 = 0, ns;
+	enum abpath_mode mode = abpath_state_mode(state);
+	struct signal_struct *sig = tsk->signal;
+	struct task_cputime before, after;
+	bool inject = false, judged;
+	unsigned long switches;
+	unsigned int exits;
+	u64 t0, ns;
 
-	if (timed) {
-		switches = group_cputime_switches();
-		t0 = abpath_now();
+	if (!timed) {
+		group_cputime_legacy(p, tsk, times, false);
+		return true;
 	}
+
+	exits = read_seqbegin(&sig->stats_lock);
+	stock(tsk, &before);
 	if (mode == ABPATH_LEGACY)
-		group_cputime_legacy(p, tsk, times);
+		inject = abpath_inject_take(p);
+
+	switches = abpath_switches();
+	t0 = abpath_now();
+	if (mode == ABPATH_LEGACY)
+		group_cputime_legacy(p, tsk, times, inject);
 	else
 		stock(tsk, times);
-	if (!timed)
-		return true;
 	ns = abpath_record(p, mode, t0);
-	if (mode == ABPATH_LEGACY && group_cputime_switches() == switches)
-		abpath_watchdog_check(p, ns);
+	if (mode == ABPATH_LEGACY && abpath_switches() == switches)
+		abpath_watchdog_check(p, state, ns);
+
+	stock(tsk, &after);
+	judged = !read_seqretry(&sig->stats_lock, exits);
+	if (judged && !cputime_within(&before, times, &after))
+		abpath_add(p, mode, ABPATH_MISMATCHES, 1);
+	if (inject && !judged)
+		abpath_inject_untake(p);
 	return true;
 }
 
@@ -151,11 +198,13 @@ bool abpath_group_cputime_hook(struct task_struct *tsk,
 	struct abpath_path *p = &abpath_group_cputime_path;
 	const enum abpath_hook hook = ABPATH_HOOK_GROUP_CPUTIME;
 
-	if (abpath_mode_now(p) == ABPATH_LEGACY)
-		return group_cputime_run(p, ABPATH_LEGACY,
+	unsigned long state = abpath_state_now(p);
+
+	if (abpath_state_mode(state) == ABPATH_LEGACY)
+		return group_cputime_run(p, state,
 					 abpath_count(p, ABPATH_LEGACY, hook),
 					 tsk, times, stock);
 	if (!abpath_count(p, ABPATH_OPTIMIZED, hook))
 		return false;
-	return group_cputime_run(p, ABPATH_OPTIMIZED, true, tsk, times, stock);
+	return group_cputime_run(p, state, true, tsk, times, stock);
 }

@@ -105,10 +105,16 @@ static const struct abpath_ops abpath_ops = {
 	.timer_softirq	= abpath_timer_softirq_hook,
 };
 
+/* A change of mode starts a new epoch; setting the mode it has is a no-op. */
 static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 {
+	unsigned long state = p->state;
+
 	lockdep_assert_held(&abpath_mode_lock);
-	WRITE_ONCE(p->mode, mode);
+	if (abpath_state_mode(state) == mode)
+		return;
+	state = ((state & ~ABPATH_STATE_MODE) + ABPATH_STATE_EPOCH) | mode;
+	WRITE_ONCE(p->state, state);
 }
 
 void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
@@ -126,6 +132,23 @@ void abpath_set_all_modes(enum abpath_mode mode)
 	abpath_for_each_path(p)
 		abpath_apply_mode(p, mode);
 	mutex_unlock(&abpath_mode_lock);
+}
+
+/*
+ * The watchdog's revert: back to optimized only if the path is still in
+ * the setting (mode and epoch) that the slow call ran under, never in one
+ * chosen after it.  Returns whether it reverted.
+ */
+bool abpath_revert_mode(struct abpath_path *p, unsigned long state)
+{
+	bool revert;
+
+	mutex_lock(&abpath_mode_lock);
+	revert = p->state == state && abpath_state_mode(state) == ABPATH_LEGACY;
+	if (revert)
+		abpath_apply_mode(p, ABPATH_OPTIMIZED);
+	mutex_unlock(&abpath_mode_lock);
+	return revert;
 }
 
 static int abpath_enable_hooks(void)
@@ -155,13 +178,17 @@ static int __init abpath_init(void)
 	if (ret)
 		return ret;
 
+	ret = abpath_timer_fastpath_init();
+	if (ret)
+		goto err_free_stats;
+
 	abpath_watchdog_init();
 	abpath_set_all_modes(initial);
 
 	ret = abpath_register(&abpath_ops);
 	if (ret) {
 		pr_err("cannot register with the kernel hooks: %d\n", ret);
-		goto err_free_stats;
+		goto err_free_shares;
 	}
 
 	ret = abpath_enable_hooks();
@@ -179,9 +206,11 @@ static int __init abpath_init(void)
 
 err_unregister:
 	abpath_unregister(&abpath_ops);
+err_free_shares:
 	abpath_watchdog_exit();
-err_free_stats:
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
+	abpath_timer_fastpath_exit();
+err_free_stats:
 	abpath_stats_free();
 	return ret;
 }
@@ -194,6 +223,7 @@ static void __exit abpath_exit(void)
 	abpath_unregister(&abpath_ops);
 	abpath_watchdog_exit();
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
+	abpath_timer_fastpath_exit();
 	abpath_stats_free();
 	pr_info("unloaded\n");
 }

@@ -15,11 +15,11 @@
 /*
  * Indexed by the kernel's hook id, like watchdog_us.  group_cputime runs
  * once per times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID) and its
- * stock pass costs about as much as the two clock reads that time it
- * (under TCG they were 26 of the 31 points the loaded module added to
- * pound-times), so only one call in 64 is timed.  The other paths run at
- * most once per tick or per exit, where timing every call is noise, and
- * their watchdog sees every legacy call.
+ * stock pass costs about as much as the two clock reads that would time
+ * it, so only one call in 64 is timed (docs/benchmarks.md has the
+ * measurement).  The other paths run at most once per tick or per exit,
+ * where timing every call is noise, and their watchdog sees every legacy
+ * call.
  */
 unsigned int abpath_sample_shift[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] = 6,
@@ -143,10 +143,11 @@ u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 	return ns;
 }
 
-void abpath_account(struct abpath_path *p, enum abpath_mode mode, u64 t0)
+void abpath_account(struct abpath_path *p, unsigned long state, u64 t0)
 {
+	enum abpath_mode mode = abpath_state_mode(state);
 	u64 ns = abpath_record(p, mode, t0);
 
 	if (mode == ABPATH_LEGACY)
-		abpath_watchdog_check(p, ns);
+		abpath_watchdog_check(p, state, ns);
 }

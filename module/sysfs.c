@@ -120,12 +120,26 @@ static const struct attribute_group abpath_group = {
 	.attrs = abpath_attrs,
 };
 
+/*
+ * kobject_del() first: it removes the directory and waits for show and
+ * store calls in flight, now, whoever holds the last reference; a bare
+ * kobject_put() would leave both to that final put, which could come
+ * after this module's text is gone.
+ */
+static void abpath_sysfs_put(struct kobject *kobj)
+{
+	if (!kobj)
+		return;
+	kobject_del(kobj);
+	kobject_put(kobj);
+}
+
 static void abpath_sysfs_put_paths(void)
 {
 	struct abpath_path *p;
 
 	abpath_for_each_path(p) {
-		kobject_put(p->kobj);
+		abpath_sysfs_put(p->kobj);
 		p->kobj = NULL;
 	}
 }
@@ -159,7 +173,7 @@ err_put_paths:
 	abpath_sysfs_put_paths();
 	sysfs_remove_group(abpath_kobj, &abpath_group);
 err_put_root:
-	kobject_put(abpath_kobj);
+	abpath_sysfs_put(abpath_kobj);
 	return ret;
 }
 
@@ -167,5 +181,5 @@ void abpath_sysfs_exit(void)
 {
 	abpath_sysfs_put_paths();
 	sysfs_remove_group(abpath_kobj, &abpath_group);
-	kobject_put(abpath_kobj);
+	abpath_sysfs_put(abpath_kobj);
 }

@@ -4,35 +4,59 @@
  * whether the POSIX CPU timer slow path must run.
  *
  * Optimized is the stock fastpath_timer_check(): expiry caches and the
- * atomic group sample, no lock.  Legacy adds the tick of before 2.6.28
- * ("timers: fix itimer/many thread hang"): while process-wide CPU timers
- * are armed, every tick of every thread takes siglock and sums the CPU
- * time of all threads, O(threads) per tick.  The stock check keeps deciding
- * expiry, so timers stay exact; the legacy verdict is only compared.
+ * atomic group sample, no lock.  Legacy adds the tick of 2.6.27, before
+ * f06febc96ba8 "timers: fix itimer/many thread hang" (2.6.28, bug 9906):
  *
- * Context: the tick's hardirq, IRQs off, tsk == current and not exiting,
- * after the "task work already queued" test.  With IRQs off nobody on this
- * CPU can hold current's siglock, so a plain spin_lock() is safe (on
- * !PREEMPT_RT).
+ *  - each tick compares the thread's own CPU time with its share of the
+ *    process timers: O(1);
+ *  - only when the share is used up does the tick take tasklist_lock for
+ *    read and siglock, sum every thread (check_process_timers()) and
+ *    rebalance: (process expiry - sum) / live threads, at least one tick,
+ *    becomes every thread's new share, in a second pass that writes one
+ *    cache line per thread (process_timer_rebalance()).
+ *
+ * With few threads or a long interval a share lasts many ticks.  With many
+ * threads and a short interval it is the one-tick minimum, so every tick
+ * of every thread takes the slow path, serialized on one siglock: the
+ * regime of bug 9906 emerges from the thread count and the interval, it is
+ * not assumed.  The stock check keeps deciding expiry, so timers stay
+ * exact; a tick on which the stock check finds an expiry takes the legacy
+ * slow path too, as the historical one found it there.
+ *
+ * The shares live here, not in task_struct: a table of cache-line slots
+ * indexed by pid and tagged with the task and its start time.  A thread
+ * with no slot takes the slow path, which stands in for the rebalance
+ * 2.6.27 did when a timer was armed; two live threads whose pids collide
+ * in the table take turns that way, at the cost of extra slow paths.
+ *
+ * Context: the tick's hardirq, IRQs off, tsk == current and not yet a
+ * zombie (so its sighand is still there), after the "task work already
+ * queued" test.  read_lock(&tasklist_lock) is allowed in hardirq (writers
+ * disable IRQs, readers in interrupt do not wait for queued writers); with
+ * IRQs off nobody on this CPU can hold current's siglock, so a plain
+ * spin_lock() is safe (on !PREEMPT_RT).
  */
 #include <linux/posix-timers.h>
-#include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/vmalloc.h>
 
 #include "abpath.h"
 
 enum {
 	TF_TICKS = ABPATH_NR_COMMON,
 	TF_TICKS_ARMED,
-	TF_WALKS,
+	TF_SLOW_PATHS,
 	TF_THREADS_WALKED,
+	TF_REBALANCE_WRITES,
 };
 
 static const char *const timer_fastpath_counters[] = {
 	"ticks",		/* every tick that reached the check */
 	"ticks_armed",		/* ... of a process with CPU timers armed */
-	"walks",		/* legacy walks of all threads under siglock */
-	"threads_walked",
+	"slow_paths",		/* legacy slow paths: sum and rebalance */
+	"threads_walked",	/* threads summed by them */
+	"rebalance_writes",	/* thread shares they wrote */
 };
 
 struct abpath_path abpath_timer_fastpath_path = {
@@ -40,75 +64,235 @@ struct abpath_path abpath_timer_fastpath_path = {
 	.hook		= ABPATH_HOOK_TIMER_FASTPATH,
 	.counters	= timer_fastpath_counters,
 	.nr_counters	= ARRAY_SIZE(timer_fastpath_counters),
+	.checked	= true,
 };
 
-static void samples_store(u64 *s, u64 utime, u64 stime, u64 rtime)
+/*
+ * A thread's share of the process timers: 2.6.27's it_prof_expires,
+ * it_virt_expires and it_sched_expires, on the thread's own clocks; 0 is
+ * "no share on this clock".  Written under the owning group's siglock,
+ * read locklessly by the owner's tick; a torn read across fields can only
+ * cost or save one slow path.
+ */
+struct tf_share {
+	struct task_struct *task;
+	u64 start_time;
+	u64 expires[CPUCLOCK_MAX];
+} ____cacheline_aligned;
+
+#define TF_SHARES_SHIFT	15
+static struct tf_share *tf_shares;
+
+static struct tf_share *tf_share_of(const struct task_struct *t)
 {
-	s[CPUCLOCK_PROF] = utime + stime;
-	s[CPUCLOCK_VIRT] = utime;
-	s[CPUCLOCK_SCHED] = rtime;
+	return &tf_shares[t->pid & ((1U << TF_SHARES_SHIFT) - 1)];
+}
+
+static bool tf_share_owned(const struct tf_share *s,
+			   const struct task_struct *t)
+{
+	return READ_ONCE(s->task) == t &&
+	       READ_ONCE(s->start_time) == t->start_time;
+}
+
+/* Makes @t the owner of its slot, with no share on any clock. */
+static void tf_share_claim(struct tf_share *s, struct task_struct *t)
+{
+	int i;
+
+	WRITE_ONCE(s->task, t);
+	WRITE_ONCE(s->start_time, t->start_time);
+	for (i = 0; i < CPUCLOCK_MAX; i++)
+		WRITE_ONCE(s->expires[i], 0);
 }
 
 /*
- * The legacy verdict disagrees with the stock one only when an expiry lies
- * between the two samples.  They are taken moments apart from counters fed
- * by the same accounting: the atomic group clock, and each thread's own
- * times, which can lag it by the runtime not yet committed, at most about
- * a tick per thread (the tick commits it).  A disagreement with the
- * samples further apart than one tick per walked thread, plus one, is a
- * mismatch: something the sampling difference cannot explain.
+ * A thread's own clocks as 2.6.27 read them: the tick-accounted utime and
+ * stime and the committed runtime, the same values that feed the atomic
+ * group clock.
  */
-static bool verdicts_mismatch(const u64 *legacy, const u64 *stock,
-			      const struct posix_cputimers *pct,
-			      unsigned long threads)
+static void tf_thread_sample(const struct task_struct *t, u64 *s)
 {
-	u64 slack = (threads + 1) * TICK_NSEC, next;
-	bool legacy_due, stock_due;
+	u64 utime = READ_ONCE(t->utime), stime = READ_ONCE(t->stime);
+
+	s[CPUCLOCK_PROF] = utime + stime;
+	s[CPUCLOCK_VIRT] = utime;
+	s[CPUCLOCK_SCHED] = READ_ONCE(t->se.sum_exec_runtime);
+}
+
+static void tf_group_sample(struct signal_struct *sig, u64 *s)
+{
+	struct task_cputime_atomic *at = &sig->cputimer.cputime_atomic;
+	u64 utime = atomic64_read(&at->utime);
+
+	s[CPUCLOCK_PROF] = utime + atomic64_read(&at->stime);
+	s[CPUCLOCK_VIRT] = utime;
+	s[CPUCLOCK_SCHED] = atomic64_read(&at->sum_exec_runtime);
+}
+
+/* The O(1) test of every tick: is current's share used up? */
+static bool tf_share_used_up(const struct task_struct *tsk)
+{
+	const struct tf_share *s = tf_share_of(tsk);
+	u64 now[CPUCLOCK_MAX], expires;
 	int i;
 
+	if (!tf_share_owned(s, tsk))
+		return true;
+	tf_thread_sample(tsk, now);
 	for (i = 0; i < CPUCLOCK_MAX; i++) {
-		next = READ_ONCE(pct->bases[i].nextevt);
-		legacy_due = legacy[i] >= next;
-		stock_due = stock[i] >= next;
-		if (legacy_due == stock_due)
-			continue;
-		if (abs_diff(legacy[i], stock[i]) > slack)
+		expires = READ_ONCE(s->expires[i]);
+		if (expires && now[i] >= expires)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * check_process_timers()'s sum of the dead threads and every live one.
+ * With @inject it deliberately leaves out the thread with the most
+ * runtime (debugfs inject).  Caller holds siglock: no thread can leave
+ * the group meanwhile.
+ */
+static unsigned long tf_sum_threads(struct task_struct *tsk, u64 *sum,
+				    bool inject)
+{
+	struct signal_struct *sig = tsk->signal;
+	u64 s[CPUCLOCK_MAX], most[CPUCLOCK_MAX] = {};
+	unsigned long threads = 0;
+	struct task_struct *t;
+	int i;
+
+	sum[CPUCLOCK_PROF] = sig->utime + sig->stime;
+	sum[CPUCLOCK_VIRT] = sig->utime;
+	sum[CPUCLOCK_SCHED] = sig->sum_sched_runtime;
+	for_each_thread(tsk, t) {
+		tf_thread_sample(t, s);
+		for (i = 0; i < CPUCLOCK_MAX; i++)
+			sum[i] += s[i];
+		if (s[CPUCLOCK_SCHED] >= most[CPUCLOCK_SCHED])
+			memcpy(most, s, sizeof(most));
+		threads++;
+	}
+	if (inject)
+		for (i = 0; i < CPUCLOCK_MAX; i++)
+			sum[i] -= most[i];
+	return threads;
+}
+
+/*
+ * The cross-check: the sums must lie within atomic group samples taken
+ * just before and just after them.  Every thread's clocks and the group's
+ * grow together (update_curr() and the tick add to the thread first, the
+ * group right after), and no thread can exit under siglock, so a sum read
+ * in between is at least the sample before: exactly, whatever the thread
+ * count.  Above, it may pass the sample after by what another CPU has
+ * added to a thread but not yet to the group, and by what the group clock
+ * missed while it was being started: each at most about a tick of one
+ * running thread per CPU.  Anything beyond that is a wrong sum.
+ */
+static bool tf_sums_within(const u64 *before, const u64 *sum,
+			   const u64 *after)
+{
+	u64 slack = 2ULL * TICK_NSEC * num_online_cpus();
+	int i;
+
+	for (i = 0; i < CPUCLOCK_MAX; i++)
+		if (sum[i] < before[i] || sum[i] > after[i] + slack)
+			return false;
+	return true;
+}
+
+/*
+ * process_timer_rebalance(): every live thread's share becomes its own
+ * clock plus @left, where that is earlier than the share it has.  Returns
+ * the number of shares written.
+ */
+static unsigned long tf_rebalance(struct task_struct *tsk,
+				  const u64 *expires, const u64 *left)
+{
+	unsigned long writes = 0;
+	u64 now[CPUCLOCK_MAX], e, cur;
+	struct task_struct *t;
+	struct tf_share *s;
+	bool wrote;
+	int i;
+
+	for_each_thread(tsk, t) {
+		if (t->flags & PF_EXITING)
+			continue;
+		s = tf_share_of(t);
+		wrote = !tf_share_owned(s, t);
+		if (wrote)
+			tf_share_claim(s, t);
+		tf_thread_sample(t, now);
+		for (i = 0; i < CPUCLOCK_MAX; i++) {
+			if (!expires[i])
+				continue;
+			e = now[i] + left[i];
+			cur = READ_ONCE(s->expires[i]);
+			if (!cur || cur > e) {
+				WRITE_ONCE(s->expires[i], e);
+				wrote = true;
+			}
+		}
+		writes += wrote;
+	}
+	return writes;
 }
 
 static void timer_fastpath_legacy(struct abpath_path *p,
 				  struct task_struct *tsk)
 {
 	struct signal_struct *sig = tsk->signal;
-	struct task_cputime_atomic *at = &sig->cputimer.cputime_atomic;
-	u64 legacy[CPUCLOCK_MAX], stock[CPUCLOCK_MAX];
-	u64 utime, stime, rtime, ut, st;
-	unsigned long threads = 0;
-	struct task_struct *t;
+	struct posix_cputimers *pct = &sig->posix_cputimers;
+	u64 before[CPUCLOCK_MAX], sum[CPUCLOCK_MAX], after[CPUCLOCK_MAX];
+	u64 expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX], min, next;
+	unsigned long threads, writes = 0;
+	unsigned int nthreads;
+	bool inject, ok;
+	int i;
 
+	read_lock(&tasklist_lock);
 	spin_lock(&tsk->sighand->siglock);
-	utime = sig->utime;
-	stime = sig->stime;
-	rtime = sig->sum_sched_runtime;
-	for_each_thread(tsk, t) {
-		task_cputime(t, &ut, &st);
-		utime += ut;
-		stime += st;
-		rtime += READ_ONCE(t->se.sum_exec_runtime);
-		threads++;
+
+	/* check_thread_timers(): current's own share starts over. */
+	tf_share_claim(tf_share_of(tsk), tsk);
+	/* Another thread may have expired the group's last timer. */
+	if (!READ_ONCE(pct->timers_active)) {
+		spin_unlock(&tsk->sighand->siglock);
+		read_unlock(&tasklist_lock);
+		return;
 	}
+
+	inject = abpath_inject_take(p);
+	tf_group_sample(sig, before);
+	threads = tf_sum_threads(tsk, sum, inject);
+	tf_group_sample(sig, after);
+	ok = tf_sums_within(before, sum, after);
+
+	/* An exiting thread may have dropped the last live reference. */
+	nthreads = atomic_read(&sig->live);
+	if (nthreads) {
+		for (i = 0; i < CPUCLOCK_MAX; i++) {
+			next = pct->bases[i].nextevt;
+			expires[i] = next == U64_MAX ? 0 : next;
+			/* cputime_div_non_zero(): a jiffy, in 2.6.27's units */
+			min = i == CPUCLOCK_SCHED ? 1 : TICK_NSEC;
+			left[i] = next > sum[i] ?
+				  div_u64(next - sum[i], nthreads) : 0;
+			left[i] = max(left[i], min);
+		}
+		writes = tf_rebalance(tsk, expires, left);
+	}
+
 	spin_unlock(&tsk->sighand->siglock);
+	read_unlock(&tasklist_lock);
 
-	samples_store(legacy, utime, stime, rtime);
-	samples_store(stock, atomic64_read(&at->utime),
-		      atomic64_read(&at->stime),
-		      atomic64_read(&at->sum_exec_runtime));
-
-	abpath_add(p, ABPATH_LEGACY, TF_WALKS, 1);
+	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATHS, 1);
 	abpath_add(p, ABPATH_LEGACY, TF_THREADS_WALKED, threads);
-	if (verdicts_mismatch(legacy, stock, &sig->posix_cputimers, threads))
+	abpath_add(p, ABPATH_LEGACY, TF_REBALANCE_WRITES, writes);
+	if (!ok)
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
 }
 
@@ -117,7 +301,8 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 {
 	struct abpath_path *p = &abpath_timer_fastpath_path;
 	struct posix_cputimers *pct = &tsk->signal->posix_cputimers;
-	enum abpath_mode mode = abpath_mode_now(p);
+	unsigned long state = abpath_state_now(p);
+	enum abpath_mode mode = abpath_state_mode(state);
 	u64 t0 = abpath_start(p, mode);
 	bool expired, armed;
 
@@ -127,8 +312,24 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 	if (armed)
 		abpath_add(p, mode, TF_TICKS_ARMED, 1);
 	/* Another thread handling expiry owns the group's timers for now. */
-	if (mode == ABPATH_LEGACY && armed && !READ_ONCE(pct->expiry_active))
+	if (mode == ABPATH_LEGACY && armed && !READ_ONCE(pct->expiry_active) &&
+	    (expired || tf_share_used_up(tsk)))
 		timer_fastpath_legacy(p, tsk);
-	abpath_finish(p, mode, t0);
+	abpath_finish(p, state, t0);
 	return expired;
+}
+
+/* 32768 cache lines (2 MiB), whatever the mode: a flip must not allocate. */
+int abpath_timer_fastpath_init(void)
+{
+	tf_shares = vzalloc(array_size(1U << TF_SHARES_SHIFT,
+				       sizeof(*tf_shares)));
+	return tf_shares ? 0 : -ENOMEM;
+}
+
+/* After abpath_unregister(): no tick can look at the shares any more. */
+void abpath_timer_fastpath_exit(void)
+{
+	vfree(tf_shares);
+	tf_shares = NULL;
 }

@@ -3,10 +3,14 @@
  * timer_softirq: whether the tick raises TIMER_SOFTIRQ.
  *
  * Optimized is the stock run_local_timers(), which raises it only when a
- * timer base's next_expiry has passed (or timer migration needs this CPU).
- * Legacy raises it on every tick, as the tick did before the timer wheel
- * rework: the softirq then runs and finds nothing due.  A spurious raise is
- * always safe, so legacy changes cost, never which timers fire when.
+ * timer base's next_expiry has passed (or timer migration needs this CPU):
+ * Frederic Weisbecker's v5.9 "timer: Spare timer softirq until next
+ * expiry".  Legacy raises it on every tick, as mainline did until then,
+ * the v4.8 timer wheel included.  (The -rt patch "timers: Don't wake
+ * ktimersoftd on every tick", 2017, did the same for -rt kernels only,
+ * where the raise wakes a thread.)  The softirq then runs and finds
+ * nothing due.  A spurious raise is always safe, so legacy changes cost,
+ * never which timers fire when; the path has no answer to cross-check.
  *
  * Context: the tick's hardirq, right after run_local_timers(); the pending
  * bit tells whether the stock code raised the softirq on this tick (or it
@@ -38,7 +42,8 @@ struct abpath_path abpath_timer_softirq_path = {
 bool abpath_timer_softirq_hook(void)
 {
 	struct abpath_path *p = &abpath_timer_softirq_path;
-	enum abpath_mode mode = abpath_mode_now(p);
+	unsigned long state = abpath_state_now(p);
+	enum abpath_mode mode = abpath_state_mode(state);
 	u64 t0 = abpath_start(p, mode);
 	bool stock_raised;
 
@@ -48,7 +53,7 @@ bool abpath_timer_softirq_hook(void)
 		abpath_add(p, mode, SOFTIRQ_SUPPRESSED, 1);
 	if (stock_raised || mode == ABPATH_LEGACY)
 		abpath_add(p, mode, SOFTIRQ_RAISED, 1);
-	abpath_finish(p, mode, t0);
+	abpath_finish(p, state, t0);
 
 	return mode == ABPATH_LEGACY && !stock_raised;
 }

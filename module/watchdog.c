@@ -6,17 +6,17 @@
  * takes longer than its path's budget, the path goes back to optimized.
  *
  * The overrun is seen where the call ran, often in hardirq with IRQs off,
- * but modes change only under abpath_mode_lock, a mutex that keeps a write
- * of every path all or nothing: the hook only queues a work item, which
- * switches the mode from process context.  One
- * pending bit per path makes a burst of slow calls queue one revert and log
- * one line.
+ * but modes change only under abpath_mode_lock, a mutex: the hook only
+ * queues a work item, which reverts from process context.  The revert
+ * applies to the setting the slow call ran under (its mode and epoch), so
+ * a mode the user chose in between is never undone.  One pending bit per
+ * path makes a burst of slow calls queue one revert and log one line.
  *
  * It sees the timed calls only (sample_shift): every legacy call of the
  * tick and exit paths, one group_cputime call in 64 by default, so a
  * group that is over budget on every call is caught within 64 calls.
- * A group_cputime call that was switched out part way is not judged
- * (see group_cputime_run()).
+ * A process-context call (group_cputime, exit_reparent) that was switched
+ * out part way is not judged (see abpath_switches()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,10 +27,10 @@
 
 /*
  * 10 ms: two and a half ticks at HZ=250.  A legacy tick may cost a tick's
- * worth or more (that is the effect being measured: about 1 ms with 4000
- * threads under TCG), but not so much that the CPU loses more than two
- * ticks in a row; and it stays far below the soft-lockup and RCU-stall
- * thresholds, which are seconds.  0 turns the watchdog off for a path.
+ * worth or more (that is the effect being measured), but not so much that
+ * the CPU loses more than two ticks in a row; and it stays far below the
+ * soft-lockup and RCU-stall thresholds, which are seconds.  0 turns the
+ * watchdog off for a path.
  */
 /* Indexed by the kernel's hook id, so the order is the patch's enum. */
 static unsigned int watchdog_us[ABPATH_NR_HOOKS] = {
@@ -50,8 +50,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 	struct abpath_path *p = container_of(work, struct abpath_path,
 					     watchdog_work);
 
-	if (abpath_mode_now(p) == ABPATH_LEGACY) {
-		abpath_set_mode(p, ABPATH_OPTIMIZED);
+	if (abpath_revert_mode(p, READ_ONCE(p->watchdog_state))) {
 		abpath_add(p, ABPATH_LEGACY, ABPATH_WATCHDOG_REVERTS, 1);
 		pr_warn("%s: a legacy call took %llu us, over the %u us budget; switched back to optimized\n",
 			p->name, READ_ONCE(p->watchdog_ns) / NSEC_PER_USEC,
@@ -60,8 +59,8 @@ static void abpath_watchdog_work(struct work_struct *work)
 	clear_bit(0, &p->watchdog_pending);
 }
 
-/* Any context; called with the duration of a legacy call. */
-void abpath_watchdog_check(struct abpath_path *p, u64 ns)
+/* Any context; called with the duration of a legacy call and its state. */
+void abpath_watchdog_check(struct abpath_path *p, unsigned long state, u64 ns)
 {
 	u64 budget = (u64)READ_ONCE(watchdog_us[p->hook]) * NSEC_PER_USEC;
 
@@ -69,6 +68,7 @@ void abpath_watchdog_check(struct abpath_path *p, u64 ns)
 		return;
 	if (test_and_set_bit(0, &p->watchdog_pending))
 		return;
+	WRITE_ONCE(p->watchdog_state, state);
 	WRITE_ONCE(p->watchdog_ns, ns);
 	schedule_work(&p->watchdog_work);
 }
