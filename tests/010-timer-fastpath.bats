@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # timer_fastpath: POSIX CPU timers keep their semantics in both modes and
-# while the mode flips, and legacy walks every thread on every armed tick.
+# while the mode flips, and legacy is the 2.6.27 tick: a thread's share of
+# the process timer checked in O(1), and a slow path (sum every thread,
+# rebalance the shares) as often as the thread count and interval make it.
 
 load helper
 
@@ -30,18 +32,38 @@ teardown() {
 	in_each_mode timer_fastpath "$T/cputimers" rlimit -s 1 -h 2
 }
 
-@test "legacy walks all threads under siglock on every armed tick" {
+# legacy_run ARGS...: itimer-threads ARGS in legacy; leaves a stats
+# snapshot and the legacy counters in slow, walked, writes and armed.
+legacy_run() {
 	write_file "$SYS/timer_fastpath/mode" legacy
-	"$WL/itimer-threads" -n 16 -t 2 --no-check >/dev/null
+	run_or_say "path timer_fastpath, mode legacy" "$WL/itimer-threads" "$@" --no-check
 	cat "$DBG/stats" >"$BATS_TEST_TMPDIR/stats"
-	walks=$(counter timer_fastpath legacy walks "$BATS_TEST_TMPDIR/stats")
+	slow=$(counter timer_fastpath legacy slow_paths "$BATS_TEST_TMPDIR/stats")
 	walked=$(counter timer_fastpath legacy threads_walked "$BATS_TEST_TMPDIR/stats")
+	writes=$(counter timer_fastpath legacy rebalance_writes "$BATS_TEST_TMPDIR/stats")
 	armed=$(counter timer_fastpath legacy ticks_armed "$BATS_TEST_TMPDIR/stats")
-	[ "$walks" -gt 50 ] || fail "only $walks walks"
-	# Every armed tick walks unless another thread is expiring timers.
-	[ "$walks" -ge $((armed * 9 / 10)) ] || fail "$walks walks for $armed armed ticks"
-	# 16 workers, the main thread: 17 threads per walk.
-	[ "$((walked / walks))" -eq 17 ] || fail "$walked threads in $walks walks"
-	expect "$(counter timer_fastpath optimized walks "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath optimized walks"
 	expect "$(counter timer_fastpath legacy mismatches "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath legacy mismatches"
+	expect "$(counter timer_fastpath optimized slow_paths "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath optimized slow_paths"
+}
+
+@test "legacy, 16 threads, 10 ms ITIMER_PROF: a share is one tick, so nearly every armed tick takes the slow path" {
+	legacy_run -n 16 -t 2 -I 10000
+	expect "$armed" -gt 50 "timer_fastpath legacy ticks_armed"
+	# A share below one tick is rounded up to one: every tick of a
+	# thread that ran a whole tick uses it up.
+	expect "$slow" -ge $((armed * 8 / 10)) "timer_fastpath legacy slow_paths (ticks_armed $armed)"
+	# Each slow path sums 16 workers and the main thread ...
+	expect "$((walked / slow))" -eq 17 "timer_fastpath legacy threads_walked / slow_paths ($walked / $slow)"
+	# ... and writes at least current's own new share.
+	expect "$writes" -ge "$slow" "timer_fastpath legacy rebalance_writes ($slow slow paths)"
+}
+
+@test "legacy, 2 threads, 1 s ITIMER_PROF: a share lasts many ticks, so the slow path is rare" {
+	legacy_run -n 2 -t 2 -I 1000000
+	expect "$armed" -gt 200 "timer_fastpath legacy ticks_armed"
+	# A third of the remaining second per thread: a slow path every
+	# ~80 ticks of a thread, plus one for each thread's first tick.
+	expect "$slow" -ge 3 "timer_fastpath legacy slow_paths (ticks_armed $armed)"
+	expect "$((slow * 10))" -lt "$armed" "10 x timer_fastpath legacy slow_paths (ticks_armed $armed)"
+	expect "$((walked / slow))" -eq 3 "timer_fastpath legacy threads_walked / slow_paths ($walked / $slow)"
 }

@@ -116,7 +116,9 @@ bad=(
 		done
 	done < <(mode_files)
 	run ! as_nobody "$T/sysfs-write" -- "$DBG/reset" 1
-	for f in "$DBG/stats" "$DBG"/hist/* "$DBG/reset" "$HOOKS"; do
+	run ! as_nobody "$T/sysfs-write" -- "$DBG/inject" exit_reparent
+	expect "$(cat "$DBG/inject")" = "$(printf '%s 0\n' group_cputime timer_fastpath exit_reparent)" "debugfs inject after a write as nobody"
+	for f in "$DBG/stats" "$DBG"/hist/* "$DBG/reset" "$DBG/inject" "$HOOKS"; do
 		run ! as_nobody cat "$f"
 	done
 	expect "$(state)" = "$before" "the modes after writes as nobody"

@@ -124,7 +124,7 @@ teardown() {
 }
 
 # in_each_mode PATH CMD...: CMD must succeed with PATH optimized, legacy,
-# and flipping between them, and the legacy cross-checks must agree.
+# and flipping between them, and the cross-checks must agree in both modes.
 # The toggler is stopped before a failure is reported, so it never runs
 # on into the next test.
 in_each_mode() {
@@ -141,8 +141,11 @@ in_each_mode() {
 		stop_toggler
 		[ "$rc" -eq 0 ] || return "$rc"
 	done
-	expect "$(counter "$path" legacy mismatches)" -eq 0 \
-		"$path legacy mismatches after the optimized, legacy and toggling runs"
+	for mode in legacy optimized; do
+		expect "$(counter "$path" $mode mismatches)" -eq 0 \
+			"$path $mode mismatches after the optimized, legacy and toggling runs" ||
+			return
+	done
 }
 
 # expect A OP B [WHAT]: [ A OP B ] for test(1)'s -eq -ne -lt -le -gt -ge
