@@ -47,6 +47,7 @@ struct suite_exp {
 	const char *path, *workload;
 	const char *title;	/* after "### <path>: " */
 	const char *reproduces;	/* the historical source, no numbers */
+	const char *published;	/* its own figures, beside ours */
 	const char *note;	/* under the table: what the columns are */
 	/* The table's primary metric, as in the JSON and on the plot. */
 	const char *metric, *unit;

@@ -335,6 +335,8 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	if (json_string_value(json_object_get(exp, "reproduces")) || e->reproduces)
 		fprintf(f, "Reproduces: %s\n\n", str(exp, "reproduces",
 						      e->reproduces));
+	if (e->published)
+		fprintf(f, "Published: %s\n\n", e->published);
 	return 0;
 }
 

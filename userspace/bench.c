@@ -49,7 +49,7 @@ const char *bench_workload_dir(void)
 	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
 }
 
-/* Which path each built-in workload was written to exercise (DESIGN.md). */
+/* Which path each built-in workload was written to exercise (docs/design.md). */
 const char *bench_default_path(const char *workload)
 {
 	static const struct { const char *workload, *path; } map[] = {

@@ -19,7 +19,7 @@
 #include "control.h"
 #include "output.h"
 
-/* Contract order (DESIGN.md); used when the module's sysfs is absent. */
+/* The design's order (docs/design.md); used when the module's sysfs is absent. */
 const char *const ctl_builtin_paths[] = {
 	"group_cputime", "timer_fastpath", "exit_reparent", "timer_softirq",
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * itimer-threads: N busy threads under ITIMER_PROF. With a process CPU
- * timer armed, every tick of every thread checks it; when that check sums
- * all threads under siglock (abpath timer_fastpath, legacy; before
- * 2.6.28) ticks cost O(threads) and work done per second drops.
+ * timer armed, every tick of every thread checks it; when a thread's share
+ * of the interval is under a tick, the 2.6.27 check (abpath timer_fastpath,
+ * legacy) sums and rebalances all threads under siglock on every tick,
+ * ticks cost O(threads) and work done per second drops.
  *
  * SIGPROF should arrive once per interval of process CPU time, whatever
  * the check costs, so the rate per CPU-second is also a correctness check.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * softirq-rate: TIMER softirqs per second per CPU from /proc/softirqs.
- * Kernels that raise TIMER_SOFTIRQ on every tick show about HZ per busy
- * CPU; since "timers: Don't wake ktimersoftd on every tick" it is raised
- * only when a timer-wheel timer is due, so a busy CPU without timers
- * shows almost none (abpath path timer_softirq).
+ * Kernels that raise TIMER_SOFTIRQ on every tick (mainline until v5.9,
+ * the v4.8 timer wheel included) show about HZ per busy CPU; since
+ * "timer: Spare timer softirq until next expiry" (v5.9) it is raised only
+ * when a timer-wheel timer is due, so a busy CPU without timers shows
+ * almost none (abpath path timer_softirq).
  *
  * timerfd and nanosleep use hrtimers, which expire in hard interrupt
  * context and never raise TIMER_SOFTIRQ; a read with a timeout that goes
