@@ -1,7 +1,8 @@
 #!/bin/bash
 # cyclictest with timer_softirq legacy (raise TIMER_SOFTIRQ on every tick)
-# and optimized, one thread and one per vCPU (-S), as "timers: Don't wake
-# ktimersoftd on every tick" measured it. A benchmark, not a test: it
+# and optimized, one thread and one per vCPU (-S), the latency the -rt
+# patch "timers: Don't wake ktimersoftd on every tick" was about (on -rt,
+# where the raise wakes a thread; here, non-RT). A benchmark, not a test: it
 # prints a markdown table (docs/upstream.md) and keeps the raw histograms.
 #
 #   cyclictest.sh [SECONDS]     default 30 per run -> /results/cyclictest/
