@@ -52,8 +52,10 @@ legacy_run() {
 	# A share below one tick is rounded up to one: every tick of a
 	# thread that ran a whole tick uses it up.
 	expect "$slow" -ge $((armed * 8 / 10)) "timer_fastpath legacy slow_paths (ticks_armed $armed)"
-	# Each slow path sums 16 workers and the main thread ...
-	expect "$((walked / slow))" -eq 17 "timer_fastpath legacy threads_walked / slow_paths ($walked / $slow)"
+	# Each slow path sums 16 workers and the main thread (fewer while the
+	# workers start or leave) ...
+	expect "$walked" -le $((slow * 17)) "timer_fastpath legacy threads_walked ($slow slow paths)"
+	expect "$walked" -gt $((slow * 16)) "timer_fastpath legacy threads_walked ($slow slow paths)"
 	# ... and writes at least current's own new share.
 	expect "$writes" -ge "$slow" "timer_fastpath legacy rebalance_writes ($slow slow paths)"
 }
@@ -65,5 +67,8 @@ legacy_run() {
 	# ~80 ticks of a thread, plus one for each thread's first tick.
 	expect "$slow" -ge 3 "timer_fastpath legacy slow_paths (ticks_armed $armed)"
 	expect "$((slow * 10))" -lt "$armed" "10 x timer_fastpath legacy slow_paths (ticks_armed $armed)"
-	expect "$((walked / slow))" -eq 3 "timer_fastpath legacy threads_walked / slow_paths ($walked / $slow)"
+	# Two workers and the main thread, fewer in a slow path while the
+	# workers start or leave: with this few slow paths, that shows.
+	expect "$walked" -le $((slow * 3)) "timer_fastpath legacy threads_walked ($slow slow paths)"
+	expect "$walked" -gt $((slow * 2)) "timer_fastpath legacy threads_walked ($slow slow paths)"
 }
