@@ -3,18 +3,35 @@
  * timers: checks that timers expire when promised, whatever the mode of
  * timer_softirq (which decides on each tick whether TIMER_SOFTIRQ runs).
  *
- *   timers fire [-k K] [-t timerfd|nanosleep|itimer|all] [--tick-us US]
- *               [--slack-us US]
+ *   timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all]
+ *               [--tick-us US] [--slack-us US] [--median-slack-us US]
  *
- * K timers (default 8) with distinct relative expiries 20, 27, 34, ... ms
- * (spread over at most 200 ms) of one kind (default all, one after the
- * other): timerfd (CLOCK_MONOTONIC, absolute, one-shot, all armed at
- * once), nanosleep (one thread per timer, all sleeping at once), itimer
- * (ITIMER_REAL one-shots, one at a time, SIGALRM taken by sigtimedwait()).
- * Each must fire, never before its expiry, and at most --tick-us (4000,
- * one tick at HZ=250) + --slack-us (0) after it. Exit 0 with one summary
- * line (min/median/max lateness per kind), 1 naming the first timer that
- * was early, too late or never fired (given up 2 s after its expiry), 2 on
+ * K timers (default 8) of one kind (default all, one after the other):
+ *
+ *   timerfd    CLOCK_MONOTONIC hrtimers, absolute, one-shot, all armed at
+ *              once, with distinct expiries 20, 27, 34, ... ms (spread
+ *              over at most 200 ms); so are the next two kinds';
+ *   nanosleep  one thread per timer, all sleeping at once;
+ *   itimer     ITIMER_REAL one-shots, one at a time, SIGALRM taken by
+ *              sigtimedwait();
+ *   wheel      timer-wheel timers, the only kind that TIMER_SOFTIRQ runs:
+ *              one thread per pty, each in a read() with VMIN=0 VTIME=1,
+ *              which n_tty bounds with schedule_timeout(HZ / 10): 100 ms
+ *              for all, counted in whole jiffies from a partial one.
+ *
+ * hrtimers expire in hardirq whatever timer_softirq's mode is; they check
+ * that the hook costs no timer its deadline. A wheel timer is run by
+ * TIMER_SOFTIRQ, so a raise wrongly suppressed leaves it late or unfired.
+ *
+ * Each must fire, never before its expiry (a wheel timer may fire up to
+ * one tick early: its start is a partial jiffy), and at most --tick-us
+ * (4000, one tick at HZ=250) + --slack-us (0) after it; the median of each
+ * kind at most --tick-us + --median-slack-us (as --slack-us) after it.
+ * Under TCG a host that delays one vCPU thread makes one timer late; a
+ * hook that delays timers makes most of them late, which the median shows.
+ * Exit 0 with one summary line (min/median/max lateness per kind), 1
+ * naming the first timer that was early, too late or never fired (given
+ * up 2 s after its expiry), or the kind whose median was too late, 2 on
  * usage errors.
  */
 #define _GNU_SOURCE
@@ -25,6 +42,8 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <fcntl.h>
+#include <termios.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +54,8 @@
 #include <unistd.h>
 
 #define USAGE								\
-	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|all] [--tick-us US]\n" \
-	"                   [--slack-us US]\n"
+	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all]\n" \
+	"                   [--tick-us US] [--slack-us US] [--median-slack-us US]\n"
 
 #include "progs.h"
 
@@ -130,7 +149,8 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-static void run_nanosleep(void)
+/* One thread per timer, all started at once, each running fn(i). */
+static void run_threads(void *(*fn)(void *))
 {
 	pthread_t t[MAXK];
 	struct timespec dl;
@@ -140,7 +160,7 @@ static void run_nanosleep(void)
 	sem_init(&woke, 0, 0);
 	pthread_barrier_init(&go, NULL, k + 1);
 	for (i = 0; i < k; i++)
-		if (pthread_create(&t[i], NULL, sleeper, (void *)(intptr_t)i))
+		if (pthread_create(&t[i], NULL, fn, (void *)(intptr_t)i))
 			fail("pthread_create");
 	pthread_barrier_wait(&go);
 	deadline = now() + dur[k - 1] + GIVEUP;
@@ -157,6 +177,69 @@ static void run_nanosleep(void)
 		pthread_join(t[i], NULL);
 	pthread_barrier_destroy(&go);
 	sem_destroy(&woke);
+}
+
+static void run_nanosleep(void)
+{
+	run_threads(sleeper);
+}
+
+/*
+ * wheel: a pty slave in non-canonical mode with VMIN=0 and VTIME=1 and
+ * nothing written to the master: read() returns 0 when n_tty's
+ * schedule_timeout() expires, a timer on the wheel. The clock read just
+ * before read() is an earlier start than the kernel's.
+ */
+static int slave_fd[MAXK];
+
+static void open_pty(int i)
+{
+	struct termios tio;
+	int m, s;
+
+	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0 || grantpt(m) || unlockpt(m))
+		fail("pty %d: posix_openpt: %s", i, strerror(errno));
+	s = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0 || tcgetattr(s, &tio))
+		fail("pty %d: open %s: %s", i, ptsname(m), strerror(errno));
+	cfmakeraw(&tio);
+	tio.c_cc[VMIN] = 0;
+	tio.c_cc[VTIME] = dur[i] / 100000000;
+	if (tcsetattr(s, TCSANOW, &tio))
+		fail("pty %d: tcsetattr: %s", i, strerror(errno));
+	slave_fd[i] = s;
+	/* The master stays open for the run: a closed one hangs the slave up. */
+}
+
+static void *wheel_reader(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+	int64_t t0;
+	char c;
+	ssize_t r;
+
+	pthread_barrier_wait(&go);
+	do {
+		t0 = now();
+		r = read(slave_fd[i], &c, 1);
+	} while (r < 0 && errno == EINTR);
+	if (r != 0)
+		fail("pty %d: read returned %zd (%s), expected 0 at VTIME",
+		     i, r, r < 0 ? strerror(errno) : "data");
+	late[i] = now() - (t0 + dur[i]);
+	atomic_store(&fired[i], 1);
+	sem_post(&woke);
+	return NULL;
+}
+
+static void run_wheel(void)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		open_pty(i);
+	run_threads(wheel_reader);
 }
 
 /*
@@ -205,7 +288,8 @@ static int cmp64(const void *a, const void *b)
 }
 
 /* Check every timer of one kind in expiry order; return its stats. */
-static void check(const char *kind, int64_t bound, char *out, size_t len)
+static void check(const char *kind, int64_t early, int64_t bound, int64_t mbound,
+		  char *out, size_t len)
 {
 	int64_t sorted[MAXK];
 	int i;
@@ -214,9 +298,9 @@ static void check(const char *kind, int64_t bound, char *out, size_t len)
 		if (!atomic_load(&fired[i]))
 			fail("%s timer %d (expiry %.3f ms) never fired (gave up %.0f s after its expiry)",
 			     kind, i, dur[i] / 1e6, GIVEUP / 1e9);
-		if (late[i] < 0)
-			fail("%s timer %d (expiry %.3f ms) fired %.3f ms early",
-			     kind, i, dur[i] / 1e6, -late[i] / 1e6);
+		if (late[i] < -early)
+			fail("%s timer %d (expiry %.3f ms) fired %.3f ms early, allowed %.3f ms",
+			     kind, i, dur[i] / 1e6, -late[i] / 1e6, early / 1e6);
 		if (late[i] > bound)
 			fail("%s timer %d (expiry %.3f ms) fired %lld us late, bound %lld us",
 			     kind, i, dur[i] / 1e6, (long long)(late[i] / 1000),
@@ -224,6 +308,10 @@ static void check(const char *kind, int64_t bound, char *out, size_t len)
 		sorted[i] = late[i];
 	}
 	qsort(sorted, k, sizeof(sorted[0]), cmp64);
+	if (sorted[k / 2] > mbound)
+		fail("%s timers: median %lld us late, bound %lld us (min %lld, max %lld us)",
+		     kind, (long long)(sorted[k / 2] / 1000), (long long)(mbound / 1000),
+		     (long long)(sorted[0] / 1000), (long long)(sorted[k - 1] / 1000));
 	snprintf(out, len, "%s %lld/%lld/%lld", kind, (long long)(sorted[0] / 1000),
 		 (long long)(sorted[k / 2] / 1000), (long long)(sorted[k - 1] / 1000));
 }
@@ -231,10 +319,12 @@ static void check(const char *kind, int64_t bound, char *out, size_t len)
 static const struct {
 	const char *name;
 	void (*run)(void);
+	int wheel;	/* 100 ms each, may fire a tick early */
 } kinds[] = {
-	{ "timerfd", run_timerfd },
-	{ "nanosleep", run_nanosleep },
-	{ "itimer", run_itimer },
+	{ "timerfd", run_timerfd, 0 },
+	{ "nanosleep", run_nanosleep, 0 },
+	{ "itimer", run_itimer, 0 },
+	{ "wheel", run_wheel, 1 },
 };
 
 int main(int argc, char **argv)
@@ -242,11 +332,12 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "tick-us", required_argument, NULL, 'T' },
 		{ "slack-us", required_argument, NULL, 'S' },
+		{ "median-slack-us", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int64_t tick_us = 4000, slack_us = 0, step;
+	int64_t tick_us = 4000, slack_us = 0, mslack_us = -1, step;
 	const char *kind = "all";
-	char stats[3][64], line[256];
+	char stats[4][64], line[320];
 	unsigned int j, ran = 0;
 	int i, opt;
 
@@ -260,36 +351,40 @@ int main(int argc, char **argv)
 		case 't': kind = optarg; break;
 		case 'T': tick_us = (int64_t)num(optarg, 0, 10000000); break;
 		case 'S': slack_us = (int64_t)num(optarg, 0, 10000000); break;
+		case 'M': mslack_us = (int64_t)num(optarg, 0, 10000000); break;
 		default: usage();
 		}
 	}
 	if (argc != optind)
 		usage();
+	if (mslack_us < 0)
+		mslack_us = slack_us;
 
 	/* 20 ms up, 7 ms apart, squeezed to fit 200 ms if K is large. */
 	step = 7000000;
 	if (k > 1 && 180000000 / (k - 1) < step)
 		step = 180000000 / (k - 1);
-	for (i = 0; i < k; i++)
-		dur[i] = 20000000 + i * step;
 
+	snprintf(line, sizeof(line),
+		 "timers fire: %d timers each, bound %lld us (median %lld us), lateness min/median/max us:",
+		 k, (long long)(tick_us + slack_us), (long long)(tick_us + mslack_us));
 	for (j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
 		if (strcmp(kind, "all") && strcmp(kind, kinds[j].name))
 			continue;
-		for (i = 0; i < k; i++)
+		for (i = 0; i < k; i++) {
+			dur[i] = kinds[j].wheel ? 100000000 : 20000000 + i * step;
 			atomic_store(&fired[i], 0);
+		}
 		kinds[j].run();
-		check(kinds[j].name, (tick_us + slack_us) * 1000, stats[ran], sizeof(stats[0]));
+		check(kinds[j].name, kinds[j].wheel ? tick_us * 1000 : 0,
+		      (tick_us + slack_us) * 1000, (tick_us + mslack_us) * 1000,
+		      stats[ran], sizeof(stats[0]));
+		strncat(line, ran ? ", " : " ", sizeof(line) - strlen(line) - 1);
+		strncat(line, stats[ran], sizeof(line) - strlen(line) - 1);
 		ran++;
 	}
 	if (!ran)
 		usage();
-	snprintf(line, sizeof(line), "timers fire: %d timers %.0f-%.0f ms, bound %lld us, lateness min/median/max us:",
-		 k, dur[0] / 1e6, dur[k - 1] / 1e6, (long long)(tick_us + slack_us));
-	for (j = 0; j < ran; j++) {
-		strncat(line, j ? ", " : " ", sizeof(line) - strlen(line) - 1);
-		strncat(line, stats[j], sizeof(line) - strlen(line) - 1);
-	}
 	puts(line);
 	return 0;
 }
