@@ -11,6 +11,19 @@ stage() { printf '==> %s\n' "$*" >&2; }
 info() { printf '    %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# A machine whose last apt run was killed (a restart mid-install) refuses
+# every install until dpkg finishes that run; another apt holding the lock
+# is worth waiting for rather than failing the suite.
+apt_get() {
+	if [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ] ||
+		[ -n "$(dpkg --audit 2>/dev/null)" ]; then
+		info "finishing an interrupted dpkg run"
+		DEBIAN_FRONTEND=noninteractive dpkg --force-confdef --force-confold \
+			--configure -a >/dev/null || true
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
+
 # Install what is missing, once; CI starts from a machine that may lack it.
 need_pkgs() {
 	local missing=() p
@@ -22,11 +35,14 @@ need_pkgs() {
 	info "installing ${missing[*]}"
 	[ "$(id -u)" -eq 0 ] || die "need root to install: ${missing[*]}"
 	if [ ! -f "$ABPATH_CACHE/.apt-updated" ]; then
-		apt-get update -qq >/dev/null && mkdir -p "$ABPATH_CACHE" &&
+		apt_get update -qq >/dev/null && mkdir -p "$ABPATH_CACHE" &&
 			touch "$ABPATH_CACHE/.apt-updated"
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
+	# The stamp outlives apt's lists on a reinstalled machine: refresh once
+	# and retry before giving up.
+	apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		{ apt_get update -qq >/dev/null &&
+			apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
 # The hook patch users apply, then the test VM's own patches
@@ -73,8 +89,8 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 		fi
-		apt-get update -qq >/dev/null 2>&1 &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		apt_get update -qq >/dev/null 2>&1 &&
+			apt_get install -y -qq --no-install-recommends \
 				-t bookworm-backports qemu-system-x86 >/dev/null 2>&1 || true
 	fi
 	qemu_version_ok && return 0
