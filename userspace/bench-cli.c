@@ -99,10 +99,14 @@ const char bench_help[] =
 	"Modes alternate legacy, optimized, optimized, legacy, ... (ABBA),\n"
 	"warm-ups first.  Every path goes back to its original mode at the end,\n"
 	"on a failed run, and on SIGINT/SIGTERM (exit 130/143).\n"
-	"Reported per mode: median, mean with a 95% CI (Student t); the\n"
-	"legacy/optimized ratio of means with a 95% percentile-bootstrap CI\n"
-	"(10000 resamples, fixed seed); a two-sided Mann-Whitney U p-value\n"
-	"(exact up to 10 runs per mode without ties, else normal).\n";
+	"Reported per mode: the geometric mean with a 95% CI (t on the logs),\n"
+	"median, min, max; legacy/optimized as the ratio of the geometric\n"
+	"means with a 95% Welch t interval on the logs, and the same ratio\n"
+	"from adjacent legacy/optimized runs (paired t); a two-sided\n"
+	"Mann-Whitney U p, exact given the ties up to 60 runs in all.  The\n"
+	"verdict claims a difference only when p < 0.05 and the interval\n"
+	"excludes 1; it says 'inconclusive' when they disagree or when the\n"
+	"run counts cannot reach p < 0.05 (3+3 runs: 0.10 at best).\n";
 
 /* ---- the other forms ---------------------------------------------------- */
 

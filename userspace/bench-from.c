@@ -12,15 +12,20 @@
  *     JSON again with -j, and with --plot one plot per experiment.
  * "-" reads standard input.
  *
- * The statistics of a bench result are computed again from its samples
- * (the bootstrap's seed is fixed), so the summary in the file is not
- * trusted, only the raw runs.
+ * The statistics of a bench result are computed again from its samples,
+ * so the summary in the file is not trusted, only the raw runs.  A file
+ * of another schema (BENCH_SCHEMA) is refused: its numbers meant
+ * something else.  The provenance is this file's too: where a result was
+ * measured travels with it.
  */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "output.h"
@@ -28,6 +33,47 @@
 static int bad(const char *what, const char *why)
 {
 	abpath_error("%s: not an abpath bench result: %s", what, why);
+	return 1;
+}
+
+#ifndef ABPATH_VERSION
+#define ABPATH_VERSION "0.0.0"
+#endif
+
+json_t *bench_provenance(void)
+{
+	char when[32] = "";
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (uname(&u))
+		u.release[0] = u.nodename[0] = '\0';
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_pack("{s:s, s:s, s:I, s:s, s:s}",
+			 "abpath_version", ABPATH_VERSION,
+			 "kernel", u.release,
+			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
+			 "host", u.nodename, "time", when);
+}
+
+/*
+ * 0 if j is of a schema this abpath reads, else 1 after the error.  A
+ * file without "schema" is version 1: its runs are the same, only its
+ * summary (recomputed here anyway) and its provenance are missing.
+ */
+static int check_schema(json_t *j, const char *what)
+{
+	const char *schema = json_string_value(json_object_get(j, "schema"));
+
+	if (!json_object_get(j, "schema") ||
+	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
+			!strcmp(schema, "abpath-bench/1"))))
+		return 0;
+	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
+		     "abpath-bench/1 or %s", what, schema ? schema : "(not a string)",
+		     ABPATH_VERSION, BENCH_SCHEMA);
 	return 1;
 }
 
@@ -118,6 +164,7 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 	}
 	b->lower_is_better = !json_is_false(json_object_get(j,
 							    "lower_is_better"));
+	b->provenance = json_incref(json_object_get(j, "provenance"));
 	b->total = (int)json_array_size(samples);
 	json_array_foreach(samples, i, e) {
 		if (load_sample(e, (int)i, &b->s[i]))
@@ -150,6 +197,7 @@ static json_t *as_history(json_t *j)
 	if (json_object_get(j, "experiments"))
 		return json_incref(j);
 	h = json_object();
+	json_object_set_new(h, "schema", json_string(BENCH_SCHEMA));
 	json_object_set_new(h, "suite", json_string("history"));
 	cpus = json_object_get(j, "cpus");
 	if (cpus)
@@ -216,15 +264,18 @@ int bench_from(const struct bench_opts *o)
 	}
 	if (!json_is_object(j))
 		ret = bad(what, "not a JSON object");
-	else if (json_object_get(j, "samples"))
-		ret = from_bench(o, j, what);
-	else if (json_object_get(j, "experiments") ||
-		 json_object_get(j, "points"))
-		ret = from_suite(o, j, what);
-	else
+	else if (!json_object_get(j, "samples") &&
+		 !json_object_get(j, "experiments") &&
+		 !json_object_get(j, "points"))
 		ret = bad(what, "neither \"samples\" (abpath bench -j) nor "
 			  "\"experiments\" or \"points\" (abpath bench "
 			  "--suite)");
+	else if (check_schema(j, what))
+		ret = 1;
+	else if (json_object_get(j, "samples"))
+		ret = from_bench(o, j, what);
+	else
+		ret = from_suite(o, j, what);
 	json_decref(j);
 	return ret;
 }

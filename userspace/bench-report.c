@@ -34,25 +34,14 @@ struct mode_stats {
 
 struct report {
 	struct mode_stats m[2];
-	struct st_ratio ratio;
-	int ratio_err;
+	struct st_ratio ratio;		/* Welch, on the logs */
+	int ratio_err;			/* -EDOM: a value <= 0 */
+	struct st_paired paired;	/* adjacent legacy/optimized runs */
+	int paired_err;
 	struct st_mw mw;
-	char verdict[256];
+	char verdict[320];
+	char warning[160];		/* "" or why the runs are too few */
 };
-
-static const char *mw_method(const struct st_mw *mw)
-{
-	return mw->exact ? "exact" : "normal-tie-continuity-corrected";
-}
-
-/* "0.002", "0.48", "<0.001": as many digits as a reader can use. */
-static void fmt_p(char *buf, size_t len, double p)
-{
-	if (p < 0.001)
-		snprintf(buf, len, "p<0.001");
-	else
-		snprintf(buf, len, "p=%.*f", p < 0.01 ? 3 : 2, p);
-}
 
 /* Time-like metrics read better as slower/faster, others as worse/better. */
 static bool speed_words(const char *unit, bool lower_is_better)
@@ -66,40 +55,77 @@ static bool speed_words(const char *unit, bool lower_is_better)
 	return !lower_is_better && strstr(unit, "/s");
 }
 
+/* "2.11 (95% CI 1.90–2.34)", or without the CI when there is none. */
+static const char *fmt_ratio_ci(char *buf, size_t len, double v, double lo,
+				double hi)
+{
+	char a[32], b[32], c[32];
+
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%s (95%% CI %s–%s)",
+			 out_fmt_sig(a, sizeof(a), v, 3),
+			 out_fmt_sig(b, sizeof(b), lo, 3),
+			 out_fmt_sig(c, sizeof(c), hi, 3));
+	else
+		snprintf(buf, len, "%s (no CI)", out_fmt_sig(a, sizeof(a), v, 3));
+	return buf;
+}
+
 /*
  * "legacy is 2.31x slower (95% CI 2.10–2.55), p=0.002": the factor is
- * always >= 1, in the direction of the worse mode.  Significant only when
- * the rank test says so and the ratio's CI excludes 1, so the two methods
- * must agree before the verdict claims a difference.
+ * always >= 1, in the direction of the worse mode.  A difference is
+ * claimed only when the rank test and the ratio's interval both see it;
+ * when they disagree, or when these run counts could not have reached
+ * p < 0.05 whatever the data, the verdict is "inconclusive" and says why,
+ * never "no significant difference".
  */
 static void verdict(const struct bench *b, struct report *r)
 {
 	const struct st_ratio *q = &r->ratio;
-	char p[32], f[32], lo[32], hi[32];
+	size_t n0 = r->m[0].n, n1 = r->m[1].n;
+	char p[32], f[96], pm[32], lo[32], hi[32];
 	bool legacy_worse, speed = speed_words(b->unit, b->lower_is_better);
+	bool by_rank, by_ci;
 	double factor, flo, fhi;
 
-	fmt_p(p, sizeof(p), r->mw.p);
-	/* Zero or negative values: a metric the ratio does not suit. */
-	if (!isfinite(q->value) || q->value <= 0) {
-		snprintf(r->verdict, sizeof(r->verdict), "no ratio (means: "
-			 "legacy %s, optimized %s); Mann-Whitney %s",
-			 out_fmt_sig(lo, sizeof(lo), r->m[0].s.mean, 3),
-			 out_fmt_sig(hi, sizeof(hi), r->m[1].s.mean, 3), p);
+	st_fmt_p(p, sizeof(p), r->mw.p);
+	r->warning[0] = '\0';
+	if (n0 < 4 || n1 < 4)
+		snprintf(r->warning, sizeof(r->warning),
+			 "%zu legacy and %zu optimized runs: below 4 per mode "
+			 "the rank test can hardly reach p < 0.05", n0, n1);
+	if (r->ratio_err || !isfinite(q->value)) {
+		snprintf(r->verdict, sizeof(r->verdict), "no ratio: a run "
+			 "measured 0 or less, and geometric means need "
+			 "positive values; Mann-Whitney %s", p);
 		return;
 	}
-	if (r->ratio_err || !isfinite(q->lo) || !isfinite(q->hi)) {
-		snprintf(r->verdict, sizeof(r->verdict), "legacy/optimized %s, "
-			 "without a CI (a resample of optimized averaged 0), %s",
-			 out_fmt_sig(f, sizeof(f), q->value, 3), p);
+	fmt_ratio_ci(f, sizeof(f), q->value, q->lo, q->hi);
+	if (n0 < 2 || n1 < 2) {
+		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: one "
+			 "run in a mode gives no interval; legacy/optimized %s",
+			 f);
 		return;
 	}
-	if (!(r->mw.p < 0.05) || (q->lo <= 1 && q->hi >= 1)) {
+	if (!(r->mw.p_min < 0.05)) {
+		st_fmt_p(pm, sizeof(pm), r->mw.p_min);
+		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: %zu "
+			 "legacy and %zu optimized runs cannot reach p < 0.05 "
+			 "(the smallest possible is %s); legacy/optimized %s",
+			 n0, n1, pm + (pm[1] == '=' ? 2 : 1), f);
+		return;
+	}
+	by_rank = r->mw.p < 0.05;
+	by_ci = q->lo > 1 || q->hi < 1;
+	if (!by_rank && !by_ci) {
 		snprintf(r->verdict, sizeof(r->verdict), "no significant "
-			 "difference: legacy/optimized %s (95%% CI %s–%s), %s",
-			 out_fmt_sig(f, sizeof(f), q->value, 3),
-			 out_fmt_sig(lo, sizeof(lo), q->lo, 3),
-			 out_fmt_sig(hi, sizeof(hi), q->hi, 3), p);
+			 "difference: legacy/optimized %s, %s", f, p);
+		return;
+	}
+	if (by_rank != by_ci) {
+		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: the "
+			 "rank test (%s) and the interval (legacy/optimized "
+			 "%s) disagree", p, f);
 		return;
 	}
 	legacy_worse = b->lower_is_better ? q->value > 1 : q->value < 1;
@@ -120,6 +146,47 @@ static void verdict(const struct bench *b, struct report *r)
 			      : (speed ? "faster" : "better"),
 		 out_fmt_sig(lo, sizeof(lo), flo, 3),
 		 out_fmt_sig(hi, sizeof(hi), fhi, 3), p);
+}
+
+/*
+ * The measured runs in execution order, paired two by two: ABBA makes
+ * each pair one legacy and one optimized run, next to each other in time,
+ * so a drift of the machine hits both alike.  A pair of one mode (a
+ * hand-made order) or a run left over is not used.
+ */
+static int pair_runs(const struct bench *b, struct report *r)
+{
+	double *x = calloc((size_t)b->done + 1, sizeof(double));
+	double *y = calloc((size_t)b->done + 1, sizeof(double));
+	const struct bench_sample *prev = NULL;
+	size_t n = 0;
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < b->done; i++) {
+		const struct bench_sample *s = &b->s[i];
+
+		if (s->warmup)
+			continue;
+		if (!prev) {
+			prev = s;
+			continue;
+		}
+		if (prev->mode != s->mode) {
+			x[n] = (prev->mode == BENCH_LEGACY ? prev : s)->value;
+			y[n] = (prev->mode == BENCH_LEGACY ? s : prev)->value;
+			n++;
+		}
+		prev = NULL;
+	}
+	r->paired = (struct st_paired){ 0, NAN, NAN, NAN, NAN };
+	r->paired_err = n ? st_ratio_paired(x, y, n, 0.95, &r->paired) : 0;
+	free(x);
+	free(y);
+	return r->paired_err == -ENOMEM ? -ENOMEM : 0;
 }
 
 static int compute(const struct bench *b, struct report *r)
@@ -146,11 +213,11 @@ static int compute(const struct bench *b, struct report *r)
 			      &r->mw);
 	if (err)
 		return err;
-	r->ratio_err = st_bootstrap_ratio(r->m[0].v, r->m[0].n, r->m[1].v,
-					  r->m[1].n, ST_BOOTSTRAP_RESAMPLES,
-					  ST_BOOTSTRAP_SEED, 0.95, &r->ratio);
-	if (r->ratio_err == -ENOMEM)
-		return -ENOMEM;
+	r->ratio_err = st_ratio_welch(r->m[0].v, r->m[0].n, r->m[1].v,
+				      r->m[1].n, 0.95, &r->ratio);
+	err = pair_runs(b, r);
+	if (err)
+		return err;
 	verdict(b, r);
 	return 0;
 }
@@ -215,6 +282,8 @@ static void emit_json(const struct bench *b, const struct report *r)
 {
 	const struct bench_opts *o = b->o;
 
+	out_string("schema", BENCH_SCHEMA);
+	out_jansson("provenance", b->provenance);
 	out_string("workload", b->workload_name);
 	out_string("path", o->path);
 	out_begin_array("paths");
@@ -255,13 +324,14 @@ static void emit_json(const struct bench *b, const struct report *r)
 
 		out_begin_object(bench_mode_name[m], OUT_PLAIN);
 		out_u64("n", s->n);
+		out_real("gmean", s->gmean, SIG);
+		out_begin_array("gmean_ci95");
+		out_real(NULL, s->g_lo, SIG);
+		out_real(NULL, s->g_hi, SIG);
+		out_end();
 		out_real("median", s->median, SIG);
 		out_real("mean", s->mean, SIG);
 		out_real("sd", s->sd, SIG);
-		out_begin_array("ci95");
-		out_real(NULL, s->ci_lo, SIG);
-		out_real(NULL, s->ci_hi, SIG);
-		out_end();
 		out_real("min", s->min, SIG);
 		out_real("max", s->max, SIG);
 		out_begin_object("counters_mean", OUT_PLAIN);
@@ -275,28 +345,44 @@ static void emit_json(const struct bench *b, const struct report *r)
 		out_end();
 	}
 	out_begin_object("ratio", OUT_PLAIN);
+	out_string("estimator", "geometric means, legacy/optimized");
 	out_real("value", r->ratio.value, SIG);
 	out_begin_array("ci95");
 	out_real(NULL, r->ratio.lo, SIG);
 	out_real(NULL, r->ratio.hi, SIG);
 	out_end();
-	out_string("method", "bootstrap-percentile");
-	out_u64("resamples", ST_BOOTSTRAP_RESAMPLES);
-	out_u64("seed", ST_BOOTSTRAP_SEED);
+	out_string("method", "welch-t-log");
+	out_real("df", r->ratio.df, SIG);
+	out_end();
+	out_begin_object("paired", OUT_PLAIN);
+	out_u64("pairs", r->paired.n);
+	out_real("value", r->paired.value, SIG);
+	out_begin_array("ci95");
+	out_real(NULL, r->paired.lo, SIG);
+	out_real(NULL, r->paired.hi, SIG);
+	out_end();
+	out_real("p", r->paired.p, SIG);
+	out_string("method", "paired-t-log-adjacent-runs");
 	out_end();
 	out_begin_object("mann_whitney", OUT_PLAIN);
 	out_real("u", r->mw.u, SIG);
 	out_real("p", r->mw.p, SIG);
-	out_string("method", mw_method(&r->mw));
+	out_real("p_min", r->mw.p_min, SIG);
+	out_string("method", r->mw.exact ? "exact-conditional"
+					 : "normal-tie-continuity-corrected");
 	out_end();
 	out_string("verdict", r->verdict);
+	out_begin_array("warnings");
+	if (r->warning[0])
+		out_string(NULL, r->warning);
+	out_end();
 	out_end();
 }
 
 static void emit_text(const struct bench *b, const struct report *r)
 {
 	const struct bench_opts *o = b->o;
-	char line[512], lo[32], hi[32], p[32];
+	char line[512], lo[32], hi[32], p[96];
 	size_t used;
 
 	used = (size_t)snprintf(line, sizeof(line), "%s", b->workload_name);
@@ -309,6 +395,18 @@ static void emit_text(const struct bench *b, const struct report *r)
 		 b->unit, *b->unit ? ", " : "",
 		 b->lower_is_better ? "lower" : "higher");
 	out_string("metric", line);
+	if (b->provenance) {
+		json_t *pv = b->provenance;
+
+		snprintf(line, sizeof(line), "kernel %s, %" JSON_INTEGER_FORMAT
+			 " CPUs, host %s, %s, abpath %s",
+			 json_string_value(json_object_get(pv, "kernel")) ?: "?",
+			 json_integer_value(json_object_get(pv, "cpus")),
+			 json_string_value(json_object_get(pv, "host")) ?: "?",
+			 json_string_value(json_object_get(pv, "time")) ?: "?",
+			 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
+		out_string("measured on", line);
+	}
 	/* Lower case: warm-ups; upper case: measured. */
 	used = 0;
 	line[0] = '\0';
@@ -324,12 +422,12 @@ static void emit_text(const struct bench *b, const struct report *r)
 
 		out_begin_object(bench_mode_name[m], OUT_PLAIN);
 		out_u64("n", s->n);
-		out_real("median", s->median, SIG);
-		out_real("mean", s->mean, SIG);
+		out_real("geometric mean", s->gmean, SIG);
 		snprintf(line, sizeof(line), "%s–%s",
-			 out_fmt_sig(lo, sizeof(lo), s->ci_lo, SIG),
-			 out_fmt_sig(hi, sizeof(hi), s->ci_hi, SIG));
-		out_string("mean 95% CI", line);
+			 out_fmt_sig(lo, sizeof(lo), s->g_lo, SIG),
+			 out_fmt_sig(hi, sizeof(hi), s->g_hi, SIG));
+		out_string("95% CI", line);
+		out_real("median", s->median, SIG);
 		out_real("min", s->min, SIG);
 		out_real("max", s->max, SIG);
 		out_end();
@@ -351,22 +449,26 @@ static void emit_text(const struct bench *b, const struct report *r)
 	out_end();
 
 	if (!isfinite(r->ratio.value))
-		snprintf(line, sizeof(line), "none (an optimized mean of 0)");
-	else if (!isfinite(r->ratio.lo) || !isfinite(r->ratio.hi))
-		snprintf(line, sizeof(line), "%s (ratio of means; no CI)",
-			 out_fmt_sig(p, sizeof(p), r->ratio.value, SIG));
+		snprintf(line, sizeof(line), "none (a run measured 0 or less)");
 	else
-		snprintf(line, sizeof(line), "%s (95%% CI %s–%s; ratio of "
-			 "means, percentile bootstrap, %d resamples)",
-			 out_fmt_sig(p, sizeof(p), r->ratio.value, SIG),
-			 out_fmt_sig(lo, sizeof(lo), r->ratio.lo, SIG),
-			 out_fmt_sig(hi, sizeof(hi), r->ratio.hi, SIG),
-			 ST_BOOTSTRAP_RESAMPLES);
+		snprintf(line, sizeof(line), "%s; ratio of geometric means, "
+			 "Welch t on the logs",
+			 fmt_ratio_ci(p, sizeof(p), r->ratio.value,
+				      r->ratio.lo, r->ratio.hi));
 	out_string("legacy/optimized", line);
-	fmt_p(p, sizeof(p), r->mw.p);
+	if (r->paired.n && isfinite(r->paired.value)) {
+		st_fmt_p(lo, sizeof(lo), r->paired.p);
+		snprintf(line, sizeof(line), "%s, %s; %zu adjacent pairs, "
+			 "paired t on the logs",
+			 fmt_ratio_ci(p, sizeof(p), r->paired.value,
+				      r->paired.lo, r->paired.hi),
+			 lo, r->paired.n);
+		out_string("paired", line);
+	}
+	st_fmt_p(p, sizeof(p), r->mw.p);
 	snprintf(line, sizeof(line), "U=%g, %s (two-sided, %s)", r->mw.u, p,
-		 r->mw.exact ? "exact" : "normal approximation with tie and "
-		 "continuity corrections");
+		 r->mw.exact ? "exact given the ties" :
+		 "normal approximation with tie and continuity corrections");
 	out_string("Mann-Whitney", line);
 	out_string("verdict", r->verdict);
 }
@@ -407,7 +509,7 @@ void bench_gp_quote(FILE *f, const char *s)
 /*
  * Every run as a point above its mode, spread sideways by a fixed
  * golden-ratio sequence (deterministic, so the same data give the same
- * picture), warm-ups hollow and grey, the median as a bar.  The data go
+ * picture), warm-ups hollow and grey, the geometric mean as a bar.  The data go
  * inline as datablocks: nothing to clean up in $TMPDIR.
  */
 struct gp_ctx {
@@ -457,8 +559,8 @@ static void gp_script(FILE *f, const void *ctx)
 			nonneg &= b->s[i].value >= 0;
 			nwarm++;
 		}
-	fprintf(f, "EOD\n$median << EOD\n1 %.17g\n2 %.17g\nEOD\n",
-		r->m[0].s.median, r->m[1].s.median);
+	fprintf(f, "EOD\n$gmean << EOD\n1 %.17g\n2 %.17g\nEOD\n",
+		r->m[0].s.gmean, r->m[1].s.gmean);
 	/* A ratio is read against zero; start there when nothing is below. */
 	if (nonneg)
 		fputs("set yrange [0:*]\n", f);
@@ -469,8 +571,8 @@ static void gp_script(FILE *f, const void *ctx)
 	if (nwarm)
 		fputs("  $warmup using 1:2 with points pt 6 ps 0.9 "
 		      "lc rgb '#888888' title 'warm-up (not counted)', \\\n", f);
-	fputs("  $median using ($1-0.25):2:(0.5):(0) with vectors nohead "
-	      "lw 2 lc rgb 'black' title 'median'\n", f);
+	fputs("  $gmean using ($1-0.25):2:(0.5):(0) with vectors nohead "
+	      "lw 2 lc rgb 'black' title 'geometric mean'\n", f);
 }
 
 int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
@@ -544,6 +646,8 @@ int bench_report(const struct bench *b)
 		ret = 1;
 		goto out;
 	}
+	if (r.warning[0])
+		abpath_warn("%s", r.warning);
 	out_init(b->o->json);
 	if (b->o->json)
 		emit_json(b, &r);

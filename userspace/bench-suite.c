@@ -8,13 +8,13 @@
  * be traced back to its runs and recomputed with --from.
  *
  * Output: a JSON object per experiment
- *   {experiment, path, workload, metric, unit, lower_is_better,
- *    param_name, title, reproduces, cpus, kernel, args_template,
- *    runs_per_mode, warmup_per_mode,
+ *   {schema, provenance, experiment, path, workload, metric, unit,
+ *    lower_is_better, param_name, title, reproduces, cpus, kernel,
+ *    args_template, runs_per_mode, warmup_per_mode,
  *    points: [{param, args: [...], bench: {abpath bench -j}}]}
  * written to DIR/<experiment>.json with --out, and all of them in
- *   {suite: "history", version, kernel, cpus, quick, runs_per_mode,
- *    warmup_per_mode, complete, experiments: [...]}
+ *   {schema, provenance, suite: "history", version, kernel, cpus, quick,
+ *    runs_per_mode, warmup_per_mode, complete, experiments: [...]}
  * (DIR/history.json, and standard output with -j); without -j, standard
  * output gets the Markdown tables of bench-tables.c.
  */
@@ -73,8 +73,8 @@ const struct suite_exp suite_history[] = {
 		.quick_params = { "200", "1000" },
 		.args = "-N @ -i 300", .quick_args = "-N @ -i 100",
 		.cols = {
-			{ "legacy µs (median)", SC_MEDIAN, L, VALUE },
-			{ "optimized µs (median)", SC_MEDIAN, O, VALUE },
+			{ "legacy µs", SC_GMEAN, L, VALUE },
+			{ "optimized µs", SC_GMEAN, O, VALUE },
 			RATIO_CI(VALUE), P(VALUE),
 			{ "legacy tasks scanned/call", SC_PER_CALL, L,
 			  COUNTERS("tasks_scanned", "calls") },
@@ -95,10 +95,8 @@ const struct suite_exp suite_history[] = {
 			"\"at somewhere between 4000 and 4500 threads\"; the "
 			"commit calls the old tick \"at least O(n*3)\".",
 		.note = "ns/armed tick: Δns_total/Δticks_armed of "
-			"timer_fastpath per run, median per mode, ratio of the "
-			"medians, p on the per-run values. Loops/s: the "
-			"workload's throughput, ratio of the means (below 1: "
-			"legacy does less work). Slow paths/armed tick: "
+			"timer_fastpath per run. Loops/s: the workload's "
+			"throughput (below 1: legacy does less work). Slow paths/armed tick: "
 			"Δslow_paths/Δticks_armed over the legacy runs (1: "
 			"every armed tick sums and rebalances every thread).",
 		.metric = "ns_per_armed_tick", .unit = "ns",
@@ -110,12 +108,11 @@ const struct suite_exp suite_history[] = {
 		.args = "-n @ -t 2 -I 10000 --no-check",
 		.quick_args = "-n @ -t 1 -I 10000 --no-check",
 		.cols = {
-			{ "legacy ns/armed tick (median)", SC_MEDIAN, L,
+			{ "legacy ns/armed tick", SC_GMEAN, L,
 			  COUNTERS("ns_total", "ticks_armed") },
-			{ "optimized ns/armed tick (median)", SC_MEDIAN, O,
+			{ "optimized ns/armed tick", SC_GMEAN, O,
 			  COUNTERS("ns_total", "ticks_armed") },
-			{ "legacy/optimized (medians)", SC_RATIO_MED, 0,
-			  COUNTERS("ns_total", "ticks_armed") },
+			RATIO_CI(COUNTERS("ns_total", "ticks_armed")),
 			P(COUNTERS("ns_total", "ticks_armed")),
 			{ "loops/s legacy/optimized [95% CI]", SC_RATIO_CI, 0,
 			  VALUE },
@@ -146,8 +143,8 @@ const struct suite_exp suite_history[] = {
 		.quick_params = { "2", "8" },
 		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
 		.cols = {
-			{ "legacy s (median)", SC_MEDIAN, L, VALUE },
-			{ "optimized s (median)", SC_MEDIAN, O, VALUE },
+			{ "legacy s", SC_GMEAN, L, VALUE },
+			{ "optimized s", SC_GMEAN, O, VALUE },
 			RATIO_CI(VALUE), P(VALUE),
 			{ "legacy rq locks/call", SC_PER_CALL, L,
 			  COUNTERS("rq_locked", "calls") },
@@ -180,9 +177,9 @@ const struct suite_exp suite_history[] = {
 		.quick_params = { "busy", "timers", "idle" },
 		.args = "-S @ -t 2 --hz 250", .quick_args = "-S @ -t 1 --hz 250",
 		.cols = {
-			{ "legacy softirqs/s (median)", SC_MEDIAN, L, BUSY },
+			{ "legacy softirqs/s", SC_GMEAN, L, BUSY },
 			{ "legacy /HZ", SC_PER_HZ, L, BUSY },
-			{ "optimized softirqs/s (median)", SC_MEDIAN, O, BUSY },
+			{ "optimized softirqs/s", SC_GMEAN, O, BUSY },
 			{ "optimized /HZ", SC_PER_HZ, O, BUSY },
 			RATIO_CI(BUSY), P(BUSY),
 		},
@@ -203,8 +200,7 @@ const struct suite_exp suite_history[] = {
 		.note = "µs per round of work and sleep: wall (elapsed) "
 			"and CPU (getrusage user + sys per thread, which "
 			"the kernel scales to the precise runtime; its "
-			"user/sys split is tick-sampled and not shown); "
-			"medians.",
+			"user/sys split is tick-sampled and not shown).",
 		.metric = "wall_us_per_iteration", .unit = "us",
 		.lower_is_better = true, .primary = TYPED("wall_us"),
 		.param_name = "sleep type", .numeric = false,
@@ -213,10 +209,10 @@ const struct suite_exp suite_history[] = {
 		.quick_params = { "select", "nanosleep" },
 		.args = "-T @ -n 2 -i 200", .quick_args = "-T @ -n 2 -i 50",
 		.cols = {
-			{ "legacy wall µs", SC_MEDIAN, L, TYPED("wall_us") },
-			{ "optimized wall µs", SC_MEDIAN, O, TYPED("wall_us") },
-			{ "legacy CPU µs", SC_MEDIAN, L, TYPED("cpu_us") },
-			{ "optimized CPU µs", SC_MEDIAN, O, TYPED("cpu_us") },
+			{ "legacy wall µs", SC_GMEAN, L, TYPED("wall_us") },
+			{ "optimized wall µs", SC_GMEAN, O, TYPED("wall_us") },
+			{ "legacy CPU µs", SC_GMEAN, L, TYPED("cpu_us") },
+			{ "optimized CPU µs", SC_GMEAN, O, TYPED("cpu_us") },
 			{ "wall legacy/optimized [95% CI]", SC_RATIO_CI, 0,
 			  TYPED("wall_us") },
 			P(TYPED("wall_us")),
@@ -342,8 +338,10 @@ static int check_workloads(void)
 static json_t *new_experiment(const struct suite_run *sr,
 			      const struct suite_exp *e)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:O,"
-			 " s:O, s:s, s:i, s:i, s:[]}",
+	return json_pack("{s:s, s:O, s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:s,"
+			 " s:s, s:O, s:O, s:s, s:i, s:i, s:[]}",
+			 "schema", BENCH_SCHEMA,
+			 "provenance", json_object_get(sr->history, "provenance"),
 			 "experiment", e->id, "path", e->path,
 			 "workload", e->workload, "metric", e->metric,
 			 "unit", e->unit, "lower_is_better", e->lower_is_better,
@@ -456,7 +454,10 @@ int bench_suite(const struct bench_opts *o)
 	}
 	if (uname(&u))
 		u.release[0] = '\0';
-	sr.history = json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:i, s:b, s:[]}",
+	sr.history = json_pack("{s:s, s:o*, s:s, s:s, s:s, s:i, s:b, s:i, s:i,"
+			       " s:b, s:[]}",
+			       "schema", BENCH_SCHEMA,
+			       "provenance", bench_provenance(),
 			       "suite", o->suite, "version", ABPATH_VERSION,
 			       "kernel", u.release, "cpus", (int)cpus,
 			       "quick", o->quick, "runs_per_mode", sr.runs,

@@ -27,11 +27,10 @@ struct suite_metric {
 
 /* A table column, after the parameter's. */
 enum suite_col_kind {
-	SC_MEDIAN,	/* median of the metric over one mode's runs */
-	SC_PER_HZ,	/* that median / HZ (the workload's results.hz) */
-	SC_RATIO_CI,	/* legacy/optimized ratio of the means, bootstrap CI */
-	SC_RATIO_MED,	/* legacy/optimized ratio of the medians */
-	SC_P,		/* two-sided Mann-Whitney p, legacy vs optimized */
+	SC_GMEAN,	/* geometric mean of the metric over one mode's runs */
+	SC_PER_HZ,	/* that mean / HZ (the workload's results.hz) */
+	SC_RATIO_CI,	/* legacy/optimized, geometric means, Welch 95% CI */
+	SC_P,		/* two-sided exact Mann-Whitney p, legacy vs optimized */
 	SC_PER_CALL,	/* sum of counter a / sum of counter b, one mode */
 };
 

@@ -4,7 +4,7 @@
  * with --from) as Markdown, one table per experiment, to paste into the
  * project's documents as is, and as plots: one per experiment, the
  * parameter on the x axis, every measured run as a point and each mode's
- * medians joined by a line.
+ * geometric means joined by a line.
  *
  * Everything is computed from the runs kept in the JSON (the samples of
  * each point's bench object), with the statistics of statistics.c: the
@@ -26,8 +26,8 @@
 static const struct suite_exp generic = {
 	.primary = { SM_VALUE, NULL, NULL },
 	.cols = {
-		{ "legacy (median)", SC_MEDIAN, BENCH_LEGACY, { SM_VALUE } },
-		{ "optimized (median)", SC_MEDIAN, BENCH_OPTIMIZED, { SM_VALUE } },
+		{ "legacy", SC_GMEAN, BENCH_LEGACY, { SM_VALUE } },
+		{ "optimized", SC_GMEAN, BENCH_OPTIMIZED, { SM_VALUE } },
 		{ "legacy/optimized [95% CI]", SC_RATIO_CI, 0, { SM_VALUE } },
 		{ "p", SC_P, 0, { SM_VALUE } },
 	},
@@ -171,6 +171,14 @@ static void fmt_ratio(char *buf, size_t len, double v, double lo, double hi)
 			 out_fmt_sig(c, sizeof(c), hi, 3));
 }
 
+/* NaN without runs, or with a run of 0 or less. */
+static double gmean(const double *v, size_t n)
+{
+	struct st_summary s;
+
+	return n && !st_summarize(v, n, &s) ? s.gmean : NAN;
+}
+
 static void fmt_num(char *buf, size_t len, double v, int sig)
 {
 	if (isfinite(v))
@@ -186,7 +194,8 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 	struct runs r = { { NULL, NULL }, { 0, 0 } };
 	struct st_ratio q;
 	struct st_mw mw;
-	double lm, om;
+	char p[32];
+	double lm;
 	int err;
 
 	if (c->kind == SC_PER_CALL) {
@@ -202,37 +211,26 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 	if (err)
 		goto out;
 	switch (c->kind) {
-	case SC_MEDIAN:
-		fmt_num(buf, len, r.n[c->mode] ?
-			st_median(r.v[c->mode], r.n[c->mode]) : NAN, 4);
+	case SC_GMEAN:
+		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]), 4);
 		break;
 	case SC_PER_HZ:
-		fmt_num(buf, len, r.n[c->mode] ? st_median(r.v[c->mode],
-			r.n[c->mode]) / hz_of(point) : NAN, 3);
-		break;
-	case SC_RATIO_MED:
-		lm = r.n[0] ? st_median(r.v[0], r.n[0]) : NAN;
-		om = r.n[1] ? st_median(r.v[1], r.n[1]) : NAN;
-		fmt_ratio(buf, len, om != 0 ? lm / om : NAN, NAN, NAN);
+		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]) /
+			hz_of(point), 3);
 		break;
 	case SC_RATIO_CI:
-		q = (struct st_ratio){ NAN, NAN, NAN };
-		err = r.n[0] && r.n[1] ? st_bootstrap_ratio(r.v[0], r.n[0],
-			r.v[1], r.n[1], ST_BOOTSTRAP_RESAMPLES,
-			ST_BOOTSTRAP_SEED, 0.95, &q) : 0;
-		if (err == -ENOMEM)
-			goto out;
+		q = (struct st_ratio){ NAN, NAN, NAN, NAN };
+		if (r.n[0] && r.n[1])
+			st_ratio_welch(r.v[0], r.n[0], r.v[1], r.n[1], 0.95, &q);
 		fmt_ratio(buf, len, q.value, q.lo, q.hi);
-		err = 0;
 		break;
 	case SC_P:
 		if (!r.n[0] || !r.n[1] ||
 		    st_mann_whitney(r.v[0], r.n[0], r.v[1], r.n[1], &mw))
 			snprintf(buf, len, "–");
-		else if (mw.p < 0.001)
-			snprintf(buf, len, "<0.001");
 		else
-			snprintf(buf, len, "%.*f", mw.p < 0.01 ? 3 : 2, mw.p);
+			snprintf(buf, len, "%s", st_fmt_p(p, sizeof(p), mw.p) +
+				 (p[1] == '=' ? 2 : 1));
 		break;
 	case SC_PER_CALL:
 		break;
@@ -326,9 +324,10 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 			"after %" JSON_INTEGER_FORMAT " warm-up, ",
 			json_integer_value(runs), json_integer_value(
 				json_object_get(exp, "warmup_per_mode")));
-	fputs("interleaved ABBA. Medians over the measured runs; "
-	      "legacy/optimized [95% CI]: ratio of the means, percentile "
-	      "bootstrap; p: two-sided Mann-Whitney U.", f);
+	fputs("interleaved ABBA. Per mode: the geometric mean of the "
+	      "measured runs; legacy/optimized [95% CI]: the ratio of the "
+	      "geometric means, Welch t interval on the logs; p: two-sided "
+	      "Mann-Whitney U, exact given the ties.", f);
 	if (e->note)
 		fprintf(f, " %s", e->note);
 	fputs("\n\n", f);
@@ -431,13 +430,14 @@ static void plot_script(FILE *f, const void *ctx)
 				}
 			free_runs(&r);
 		}
-		fprintf(f, "EOD\n$%s_median << EOD\n", bench_mode_name[m]);
+		fprintf(f, "EOD\n$%s_gmean << EOD\n", bench_mode_name[m]);
 		json_array_foreach(points, i, pt) {
 			struct runs r = { { NULL, NULL }, { 0, 0 } };
 
-			if (!get_runs(pt, &p->e->primary, &r) && r.n[m])
+			if (!get_runs(pt, &p->e->primary, &r) &&
+			    isfinite(gmean(r.v[m], r.n[m])))
 				fprintf(f, "%.4f %.17g\n", (double)i + 1 + off,
-					st_median(r.v[m], r.n[m]));
+					gmean(r.v[m], r.n[m]));
 			free_runs(&r);
 		}
 		fputs("EOD\n", f);
@@ -450,9 +450,9 @@ static void plot_script(FILE *f, const void *ctx)
 		if (!p->n[m])
 			continue;
 		fprintf(f, "%s$%s using 1:2 with points pt 7 ps 0.7 lc rgb '%s' "
-			"title '%s (runs)', \\\n  $%s_median using 1:2 with "
+			"title '%s (runs)', \\\n  $%s_gmean using 1:2 with "
 			"linespoints lw 2 pt 5 ps 1 lc rgb '%s' title '%s "
-			"(median)'", first ? "" : ", \\\n  ", bench_mode_name[m],
+			"(geometric mean)'", first ? "" : ", \\\n  ", bench_mode_name[m],
 			color[m], bench_mode_name[m], bench_mode_name[m],
 			color[m], bench_mode_name[m]);
 		first = 0;

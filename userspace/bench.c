@@ -637,6 +637,7 @@ void bench_free(struct bench *b)
 	free(b->workload_name);
 	free(b->metric);
 	free(b->unit);
+	json_decref(b->provenance);
 	*b = (struct bench){ 0 };
 }
 
@@ -662,7 +663,8 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 
 	b->total = 2 * (o->warmup + o->runs);
 	b->s = calloc((size_t)b->total, sizeof(*b->s));
-	if (!b->s) {
+	b->provenance = bench_provenance();
+	if (!b->s || !b->provenance) {
 		abpath_error("out of memory");
 		return 1;
 	}

@@ -66,6 +66,7 @@ struct bench {
 	char *workload_name, *metric, *unit;
 	bool lower_is_better;
 	int restore_err;		/* 1 if a mode could not be restored */
+	struct json_t *provenance;	/* bench_provenance(), or the file's */
 };
 
 /* bench-cli.c: bench's options (abpath.c parses them), for getopt_long. */
@@ -127,7 +128,20 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 /* gnuplot's single-quoted string. */
 void bench_gp_quote(FILE *f, const char *s);
 
+/*
+ * Every JSON result (a bench, a suite's history or one experiment) names
+ * its schema; --from refuses any other than these two.  Version 2 adds
+ * the provenance and summarizes by geometric means; version 1 (no
+ * "schema") has the same runs, and --from recomputes every summary.
+ */
+#define BENCH_SCHEMA	"abpath-bench/2"
+
 /* bench-from.c: abpath bench --from FILE (a bench or a suite result). */
+/*
+ * Where and when the runs were made: {abpath_version, kernel, cpus, host,
+ * time (UTC, ISO 8601)}; NULL if out of memory.
+ */
+struct json_t *bench_provenance(void);
 int bench_from(const struct bench_opts *o);
 /* Fill b and o from a bench JSON object (borrowed: keep j alive). */
 int bench_load(struct json_t *j, const char *what, struct bench *b,

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics for A/B runs of a handful of samples per mode.  The samples
- * are few (6 per mode by default) and benchmark timings are skewed, so the
- * report leans on methods that do not assume normality: the median, a
- * rank test, and a bootstrap CI for the ratio; the Student-t CI of the
- * mean is there because kernel engineers expect it next to the mean.
+ * Statistics for A/B runs of a handful of samples per mode (4 to 6 as a
+ * rule, 2 at least).  Timings are positive and skewed and the answer is a
+ * ratio, so the one estimator is the geometric mean: per mode, and their
+ * ratio with a Welch t interval on the logs.  A percentile bootstrap,
+ * which this replaced, covered 86.5% instead of 95% at 4 runs per mode;
+ * test-statistics.c measures the coverage of these intervals by
+ * simulation.  The rank test is Mann-Whitney's, exact given the ties, as
+ * benchstat's; the ABBA order also gives adjacent pairs, tested by a
+ * paired t on their log ratios.
  *
- * No I/O and no global state: everything here is checked by
+ * No I/O (snprintf only) and no global state: everything here is checked by
  * test-statistics.c against values computed with scipy.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +71,15 @@ uint64_t st_rng_below(struct st_rng *r, uint64_t n)
 		}
 	}
 	return (uint64_t)(m >> 64);
+}
+
+double st_rng_normal(struct st_rng *r)
+{
+	/* 53 random bits in (0, 1]: log() never sees 0. */
+	double u1 = (double)((st_rng_next(r) >> 11) + 1) * 0x1p-53;
+	double u2 = (double)(st_rng_next(r) >> 11) * 0x1p-53;
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
 /* ---- descriptive ------------------------------------------------------- */
@@ -234,6 +248,38 @@ double st_t_quantile(double p, double df)
 
 /* ---- summaries and tests ----------------------------------------------- */
 
+/* The mean and sd of log(x); false if a value is <= 0 (or NaN). */
+static bool log_moments(const double *x, size_t n, double *mean, double *sd)
+{
+	double sum = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return false;
+		sum += log(x[i]);
+	}
+	*mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+	return true;
+}
+
+static void log_summary(const double *x, size_t n, struct st_summary *s)
+{
+	double m, sd, half;
+
+	s->gmean = s->g_lo = s->g_hi = NAN;
+	if (!log_moments(x, n, &m, &sd))
+		return;
+	s->gmean = exp(m);
+	if (n < 2)
+		return;
+	half = st_t_quantile(0.975, (double)(n - 1)) * sd / sqrt((double)n);
+	s->g_lo = exp(m - half);
+	s->g_hi = exp(m + half);
+}
+
 int st_summarize(const double *x, size_t n, struct st_summary *s)
 {
 	double half;
@@ -258,6 +304,7 @@ int st_summarize(const double *x, size_t n, struct st_summary *s)
 		s->ci_lo = s->mean - half;
 		s->ci_hi = s->mean + half;
 	}
+	log_summary(x, n, s);
 	return 0;
 }
 
@@ -273,56 +320,75 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 /*
- * Two-sided exact p-value: the number of orderings of nx x's and ny y's
- * giving each U, by the recurrence on which sample holds the largest
- * value, f(i, j, u) = f(i-1, j, u-j) + f(i, j-1, u).  Counts stay below
- * C(20, 10), exact in a double.
+ * The exact conditional distribution of the rank sum given the ties: with
+ * doubled midranks (integers), count the subsets of nx of the n ranks by
+ * their sum, f[k][s] over the ranks taken one at a time.  Benchstat does
+ * the same; without ties it is the classic exact test.  p is the share of
+ * subsets whose U lies at least as far from its mean as u does, and p_min
+ * the share at the most extreme U that exists.
  */
-static double mw_exact_p(size_t nx, size_t ny, double u)
+static int mw_exact(const double *rank2, size_t n, size_t nx, double u,
+		    struct st_mw *r)
 {
-	static const size_t M = ST_MW_EXACT_MAX;
-	double f[2][ST_MW_EXACT_MAX + 1][ST_MW_EXACT_MAX * ST_MW_EXACT_MAX + 1];
-	size_t umax = nx * ny, i, j, k;
-	double total = 0, tail = 0, hi = fmax(u, (double)umax - u), p;
+	size_t smax = 0, k, i;
+	double *f, total = 0, tail = 0, edge = 0, dev, far = 0;
+	const double base = (double)nx * (double)(nx + 1), mu2 = (double)nx * (double)(n - nx);
+	long s;
 
-	if (nx > M || ny > M)
-		return NAN;
-	for (i = 0; i <= nx; i++) {
-		double (*cur)[M * M + 1] = f[i % 2], (*prev)[M * M + 1] = f[(i + 1) % 2];
+	for (i = 0; i < n; i++)
+		smax += (size_t)rank2[i];
+	f = calloc((nx + 1) * (smax + 1), sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+#define F(k, s) f[(k) * (smax + 1) + (s)]
+	F(0, 0) = 1;
+	for (i = 0; i < n; i++) {
+		size_t w = (size_t)rank2[i];
 
-		for (j = 0; j <= ny; j++)
-			for (k = 0; k <= umax; k++) {
-				if (i == 0 || j == 0) {
-					cur[j][k] = k == 0;
-					continue;
-				}
-				cur[j][k] = cur[j - 1][k] +
-					    (k >= j ? prev[j][k - j] : 0);
-			}
+		/* Downwards in k and s, so each rank is taken at most once. */
+		for (k = (i + 1 < nx ? i + 1 : nx); k >= 1; k--)
+			for (s = (long)smax; s >= (long)w; s--)
+				F(k, (size_t)s) += F(k - 1, (size_t)s - w);
 	}
-	for (k = 0; k <= umax; k++) {
-		total += f[nx % 2][ny][k];
-		/* U is symmetric about umax/2: double the upper tail. */
-		if ((double)k >= hi)
-			tail += f[nx % 2][ny][k];
+	/* 2U = rank-sum2 - nx(nx+1); E[2U] = nx*ny. */
+	dev = fabs(2 * u - mu2);
+	for (s = 0; s <= (long)smax; s++) {
+		double c = F(nx, (size_t)s), d = fabs((double)s - base - mu2);
+
+		if (c == 0)
+			continue;
+		total += c;
+		/* 2U takes half-integer steps apart: 1e-9 absorbs nothing real. */
+		if (d >= dev - 1e-9)
+			tail += c;
+		far = fmax(far, d);
 	}
-	p = 2 * tail / total;
-	return p > 1 ? 1 : p;
+	for (s = 0; s <= (long)smax; s++)
+		if (F(nx, (size_t)s) && fabs((double)s - base - mu2) >= far - 1e-9)
+			edge += F(nx, (size_t)s);
+#undef F
+	free(f);
+	r->p = fmin(1, tail / total);
+	r->p_min = fmin(1, edge / total);
+	return 0;
 }
 
 int st_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		    struct st_mw *r)
 {
 	size_t n = nx + ny, i, j;
-	double rx = 0, tie_sum = 0, mu, var, z;
+	double rx = 0, tie_sum = 0, mu, var, z, *rank2;
 	struct ranked *all;
-	bool ties = false;
+	int err = 0;
 
 	if (!nx || !ny)
 		return -EINVAL;
 	all = malloc(n * sizeof(*all));
-	if (!all)
-		return -ENOMEM;
+	rank2 = malloc(n * sizeof(*rank2));
+	if (!all || !rank2) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < nx; i++)
 		all[i] = (struct ranked){ x[i], 0 };
 	for (i = 0; i < ny; i++)
@@ -336,20 +402,18 @@ int st_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			;
 		t = (double)(j - i);
 		rank = ((double)i + 1 + (double)j) / 2;
-		for (size_t k = i; k < j; k++)
+		for (size_t k = i; k < j; k++) {
+			rank2[k] = 2 * rank;
 			if (all[k].group == 0)
 				rx += rank;
-		if (j - i > 1) {
-			ties = true;
-			tie_sum += t * t * t - t;
 		}
+		tie_sum += t * t * t - t;
 	}
-	free(all);
 	r->u = rx - (double)nx * (double)(nx + 1) / 2;
-	r->exact = !ties && nx <= ST_MW_EXACT_MAX && ny <= ST_MW_EXACT_MAX;
+	r->exact = n <= ST_MW_EXACT_MAX_N;
 	if (r->exact) {
-		r->p = mw_exact_p(nx, ny, r->u);
-		return 0;
+		err = mw_exact(rank2, n, nx, r->u, r);
+		goto out;
 	}
 	/*
 	 * Normal approximation with the tie-corrected variance and a
@@ -359,60 +423,105 @@ int st_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	mu = (double)nx * (double)ny / 2;
 	var = (double)nx * (double)ny / 12 *
 	      ((double)n + 1 - tie_sum / ((double)n * (double)(n - 1)));
+	r->p_min = var > 0 ? fmin(1, erfc((mu - 0.5) / sqrt(var) / M_SQRT2)) : 1;
 	if (var <= 0) {
 		/* Every value equal: no evidence of any difference. */
 		r->p = 1;
-		return 0;
+		goto out;
 	}
 	z = (fabs(r->u - mu) - 0.5) / sqrt(var);
 	/* 2 * (1 - cdf(z)), through erfc so the far tail keeps its digits. */
 	r->p = z <= 0 ? 1 : fmin(1, erfc(z / M_SQRT2));
+out:
+	free(all);
+	free(rank2);
+	return err;
+}
+
+int st_ratio_welch(const double *x, size_t nx, const double *y, size_t ny,
+		   double level, struct st_ratio *r)
+{
+	double mx, sx, my, sy, vx, vy, se, half;
+
+	if (!nx || !ny || !(level > 0 && level < 1))
+		return -EINVAL;
+	r->value = r->lo = r->hi = r->df = NAN;
+	if (!log_moments(x, nx, &mx, &sx) || !log_moments(y, ny, &my, &sy))
+		return -EDOM;
+	r->value = exp(mx - my);
+	if (nx < 2 || ny < 2)
+		return 0;
+	vx = sx * sx / (double)nx;
+	vy = sy * sy / (double)ny;
+	se = sqrt(vx + vy);
+	if (se == 0) {
+		/* Every run of each mode equal: nothing to be unsure of. */
+		r->lo = r->hi = r->value;
+		return 0;
+	}
+	r->df = (vx + vy) * (vx + vy) /
+		(vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1));
+	half = st_t_quantile(1 - (1 - level) / 2, r->df) * se;
+	r->lo = exp(mx - my - half);
+	r->hi = exp(mx - my + half);
 	return 0;
 }
 
-static double resampled_mean(struct st_rng *rng, const double *x, size_t n)
+int st_ratio_paired(const double *x, const double *y, size_t n, double level,
+		    struct st_paired *r)
 {
-	double sum = 0;
+	double *d, m, sd, se, half;
+	size_t i;
 
-	for (size_t i = 0; i < n; i++)
-		sum += x[st_rng_below(rng, n)];
-	return sum / (double)n;
+	if (!n || !(level > 0 && level < 1))
+		return -EINVAL;
+	r->n = n;
+	r->value = r->lo = r->hi = r->p = NAN;
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0 && y[i] > 0))
+			return -EDOM;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		d[i] = log(x[i] / y[i]);
+	m = st_mean(d, n);
+	sd = st_sd(d, n);
+	free(d);
+	r->value = exp(m);
+	if (n < 2)
+		return 0;
+	se = sd / sqrt((double)n);
+	if (se == 0) {
+		r->lo = r->hi = r->value;
+		r->p = m == 0 ? 1 : 0;
+		return 0;
+	}
+	half = st_t_quantile(1 - (1 - level) / 2, (double)(n - 1)) * se;
+	r->lo = exp(m - half);
+	r->hi = exp(m + half);
+	r->p = 2 * st_t_cdf(-fabs(m / se), (double)(n - 1));
+	return 0;
 }
 
-int st_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny,
-		       unsigned resamples, uint64_t seed, double level,
-		       struct st_ratio *r)
+char *st_fmt_p(char *buf, size_t len, double p)
 {
-	double my = st_mean(y, ny), *ratios, alpha = (1 - level) / 2;
-	struct st_rng rng;
-	int err = 0;
+	int digits;
 
-	if (!nx || !ny || resamples < 2 || !(level > 0 && level < 1))
-		return -EINVAL;
-	r->value = r->lo = r->hi = NAN;
-	if (my == 0)
-		return -EDOM;
-	r->value = st_mean(x, nx) / my;
-	ratios = malloc(resamples * sizeof(*ratios));
-	if (!ratios)
-		return -ENOMEM;
-	st_rng_seed(&rng, seed);
-	/* x's draws first, then y's, resample after resample: reproducible. */
-	for (unsigned b = 0; b < resamples; b++) {
-		double sx = resampled_mean(&rng, x, nx);
-		double sy = resampled_mean(&rng, y, ny);
-
-		if (sy == 0) {
-			err = -EDOM;
+	if (isnan(p)) {
+		snprintf(buf, len, "p=–");
+		return buf;
+	}
+	if (p < 0.001) {
+		snprintf(buf, len, "p<0.001");
+		return buf;
+	}
+	/* Two significant digits, more while rounding crosses 0.05. */
+	digits = p < 0.01 ? 3 : 2;
+	for (;; digits++) {
+		snprintf(buf, len, "p=%.*f", digits, p);
+		if ((strtod(buf + 2, NULL) < 0.05) == (p < 0.05) || digits >= 17)
 			break;
-		}
-		ratios[b] = sx / sy;
 	}
-	if (!err) {
-		st_sort(ratios, resamples);
-		r->lo = st_quantile_sorted(ratios, resamples, alpha);
-		r->hi = st_quantile_sorted(ratios, resamples, 1 - alpha);
-	}
-	free(ratios);
-	return err;
+	return buf;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The statistics behind 'abpath bench': descriptive statistics, Student-t
- * confidence intervals, the Mann-Whitney U test and a bootstrap CI for a
- * ratio of means.  Pure functions (no I/O, no global state) so that
+ * confidence intervals, the exact Mann-Whitney U test and t intervals for
+ * a ratio of geometric means, unpaired (Welch) and paired.  Pure functions (no I/O, no global state) so that
  * test-statistics.c can check them against reference values.
  */
 #ifndef ABPATH_STATISTICS_H
@@ -12,28 +12,49 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The bench reports use these; the functions take any value. */
-#define ST_BOOTSTRAP_RESAMPLES	10000
-#define ST_BOOTSTRAP_SEED	UINT64_C(0xab9a7b)
-/* Largest group size for which the exact U distribution is used. */
-#define ST_MW_EXACT_MAX		10
+/*
+ * Largest total sample size for which the Mann-Whitney p is exact (the
+ * conditional distribution given the ties, counted in doubles: exact to
+ * C(52, 26) and within rounding above).
+ */
+#define ST_MW_EXACT_MAX_N	60
 
+/*
+ * One estimator throughout: the geometric mean of each mode and the ratio
+ * of the geometric means, i.e. the mean and the difference of the logs.
+ * Timings are skewed and positive, a ratio is what is reported, and on the
+ * log scale the t interval of a ratio is a Welch interval of a difference.
+ */
 struct st_summary {
 	size_t n;
 	double median, mean, sd;	/* sd: sample (n - 1) */
 	double ci_lo, ci_hi;		/* 95% CI of the mean; NaN if n < 2 */
 	double min, max;
+	/* NaN if a value is <= 0; the CI is NaN if n < 2 too. */
+	double gmean, g_lo, g_hi;	/* geometric mean, its 95% t CI */
 };
 
 struct st_mw {
 	double u;	/* U of the first sample: pairs (x, y) with x > y, ties 1/2 */
-	double p;	/* two-sided */
-	bool exact;	/* exact distribution, else normal approximation */
+	double p;	/* two-sided: P(|U - E U| >= |u - E U|) */
+	/* The smallest p these sizes (and, if exact, these ties) can give. */
+	double p_min;
+	bool exact;	/* exact conditional distribution, else normal */
 };
 
+/* The ratio of geometric means of x over y, Welch t interval on the logs. */
 struct st_ratio {
-	double value;	/* mean(x) / mean(y) */
-	double lo, hi;	/* percentile bootstrap CI */
+	double value;
+	double lo, hi;	/* NaN if either sample has one value */
+	double df;	/* Welch-Satterthwaite degrees of freedom */
+};
+
+/* The same ratio from n pairs (x[i], y[i]): a paired t on the log ratios. */
+struct st_paired {
+	size_t n;
+	double value;	/* exp(mean log(x[i] / y[i])) */
+	double lo, hi;	/* NaN if n < 2 */
+	double p;	/* two-sided t test of "ratio = 1"; NaN if n < 2 */
 };
 
 /* xoshiro256**: small, fast, and identical everywhere for one seed. */
@@ -60,18 +81,22 @@ double st_incbeta(double a, double b, double x);
 double st_t_cdf(double t, double df);
 double st_t_quantile(double p, double df);
 
+/* A standard normal deviate (Box-Muller), for simulations. */
+double st_rng_normal(struct st_rng *r);
+
 /* All return 0, -EINVAL (bad sizes or values) or -ENOMEM. */
 int st_summarize(const double *x, size_t n, struct st_summary *s);
 int st_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		    struct st_mw *r);
+/* At confidence level (e.g. 0.95); -EDOM if a value is <= 0. */
+int st_ratio_welch(const double *x, size_t nx, const double *y, size_t ny,
+		   double level, struct st_ratio *r);
+int st_ratio_paired(const double *x, const double *y, size_t n, double level,
+		    struct st_paired *r);
 /*
- * Percentile bootstrap of mean(x) / mean(y) at confidence level (e.g.
- * 0.95): x and y are resampled independently, each with replacement and
- * its own size, from one generator seeded with seed.  -EDOM if a
- * resampled mean of y is 0, where the ratio has no value.
+ * p printed so that it never crosses 0.05 by rounding: "p=0.0496", not
+ * "p=0.05"; "p<0.001" below that.  Returns buf.
  */
-int st_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny,
-		       unsigned resamples, uint64_t seed, double level,
-		       struct st_ratio *r);
+char *st_fmt_p(char *buf, size_t len, double p);
 
 #endif

@@ -6,18 +6,19 @@
  * The reference values come from scipy 1.17 (numpy 2), e.g.
  *   stats.t.interval(0.95, 5, loc=mean(X), scale=stats.sem(X))
  *   stats.t.ppf(0.975, df), stats.t.cdf(t, df), special.betainc(a, b, x)
- *   stats.mannwhitneyu(a, b, method="exact")
+ *   stats.mannwhitneyu(a, b, method="exact")	(no ties)
  *   stats.mannwhitneyu(a, b, method="asymptotic", use_continuity=True)
- *   stats.bootstrap((X, Y), ratio_of_means, n_resamples=200000,
- *                   method="percentile")
- * and the median and quantiles are checked by hand.  The scipy bootstrap
- * uses another generator, so it is matched within Monte Carlo error; the
- * exact bootstrap values were checked against an independent Python
- * implementation of the same xoshiro256** / Lemire / type-7 procedure.
+ *   stats.ttest_ind(log(X), log(Y), equal_var=False).confidence_interval()
+ *   stats.ttest_rel(log(X), log(Y)), stats.gmean(X)
+ * and, with ties, the exact conditional Mann-Whitney p by enumerating
+ * every split of the midranks (itertools.combinations).  The median and
+ * quantiles are checked by hand.  The coverage of the ratio intervals is
+ * measured here by simulation, with a fixed seed.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "statistics.h"
@@ -77,6 +78,9 @@ static void test_descriptive(void)
 	near("max", s.max, 2.5, 0);
 	near("95% CI low (Student t, 5 df)", s.ci_lo, 1.9399626579388798, 1e-12);
 	near("95% CI high (Student t, 5 df)", s.ci_hi, 2.3933706753944533, 1e-12);
+	near("geometric mean", s.gmean, 2.1578217657753065, 1e-14);
+	near("geometric mean, 95% CI low", s.g_lo, 1.9452926746382735, 1e-12);
+	near("geometric mean, 95% CI high", s.g_hi, 2.3935703010445351, 1e-12);
 	check(st_summarize(X, 1, &s) == 0 && isnan(s.ci_lo) && isnan(s.sd),
 	      "one sample has no CI");
 	check(st_summarize(X, 0, &s) == -EINVAL, "an empty sample is refused");
@@ -135,7 +139,12 @@ static void test_mann_whitney(void)
 	static const double f[] = { 9.527, 10.674, 10.036, 12.198, 11.079,
 				    10.415, 9.436, 10.486, 11.016, 10.449,
 				    13.588, 13.013, 5.578, 7.222 };
+	/* #18's example: the normal approximation said p = 0.0455. */
+	static const double g[] = { 7, 11, 9, 8, 10, 11 };
+	static const double h[] = { 11, 10, 11, 11, 12, 12 };
+	static const double one[] = { 1, 2, 3 }, four[] = { 4, 5, 6 };
 	static const double same[] = { 1, 1, 1 };
+	double big_x[31], big_y[33];
 	struct st_mw r;
 
 	/* No overlap, 6 vs 6: the smallest exact p, 2 / C(12, 6). */
@@ -145,48 +154,60 @@ static void test_mann_whitney(void)
 		0.0021645021645021645, true);
 	mw_case("exact, overlapping 7 vs 5", a, N(a), b, N(b), 14,
 		0.638888888888889, true);
-	mw_case("exact at the limit, 10 vs 10", a10, N(a10), b10, N(b10), 13,
+	mw_case("exact, 10 vs 10", a10, N(a10), b10, N(b10), 13,
 		0.003886206672584382, true);
-	mw_case("ties: normal, tie- and continuity-corrected", c, N(c), d,
-		N(d), 8, 0.007453631850691216, false);
-	mw_case("12 vs 14: normal", e, N(e), f, N(f), 96, 0.554188017359466,
-		false);
+	mw_case("exact, 12 vs 14", e, N(e), f, N(f), 96, 0.5604495894467627,
+		true);
+	mw_case("exact with ties, 8 vs 9", c, N(c), d, N(d), 8,
+		0.0046071575483340186, true);
+	mw_case("exact with ties, #18's 6 vs 6", g, N(g), h, N(h), 5.5,
+		0.05844155844155844, true);
+	st_mann_whitney(g, N(g), h, N(h), &r);
+	near("exact with ties: the smallest p these ties allow", r.p_min,
+	     0.010822510822510822, 1e-12);
+	st_mann_whitney(one, 3, four, 3, &r);
+	near("3 vs 3, separated: p = 2 / C(6, 3)", r.p, 0.1, 1e-14);
+	near("3 vs 3: no split can reach p < 0.05", r.p_min, 0.1, 1e-14);
+	/* 64 values with ties: past ST_MW_EXACT_MAX_N. */
+	for (int i = 0; i < 31; i++)
+		big_x[i] = (i * 7) % 31 + 0.5 * (i % 2);
+	for (int i = 0; i < 33; i++)
+		big_y[i] = (i * 5) % 37 + 1;
+	mw_case("31 vs 33 with ties: normal, tie- and continuity-corrected",
+		big_x, 31, big_y, 33, 434, 0.3008735747147835, false);
 	check(st_mann_whitney(same, 3, same, 2, &r) == 0 && r.p == 1,
 	      "all values equal: p = 1");
 	check(st_mann_whitney(X, 0, Y, 6, &r) == -EINVAL,
 	      "an empty group is refused");
 }
 
-static void test_bootstrap(void)
+static void test_ratio(void)
 {
-	static const double zero[] = { 0, 0 };
-	struct st_ratio r, again, other;
+	static const double zero[] = { 1, 0 };
+	struct st_ratio r;
+	struct st_paired q;
 	struct st_rng rng;
 	int counts[6] = { 0 }, ok = 1;
+	double sum = 0, ss = 0, z;
 
-	check(st_bootstrap_ratio(X, N(X), Y, N(Y), ST_BOOTSTRAP_RESAMPLES,
-				 ST_BOOTSTRAP_SEED, 0.95, &r) == 0,
-	      "bootstrap computed");
-	near("bootstrap: the point estimate is the ratio of means", r.value,
-	     2.1172638436482085, 1e-14);
-	/* scipy, 200000 resamples: (1.95477, 2.29133); our MC error ~0.003. */
-	near("bootstrap: low end near scipy's", r.lo, 1.9547657512116319, 0.01);
-	near("bootstrap: high end near scipy's", r.hi, 2.291325695581015, 0.01);
-	/* The same seed must give the same digits, on every machine. */
-	near("bootstrap: exact low end for the fixed seed", r.lo,
-	     1.9540134733957528, 1e-12);
-	near("bootstrap: exact high end for the fixed seed", r.hi,
-	     2.288557213930348, 1e-12);
-	st_bootstrap_ratio(X, N(X), Y, N(Y), ST_BOOTSTRAP_RESAMPLES,
-			   ST_BOOTSTRAP_SEED, 0.95, &again);
-	check(again.lo == r.lo && again.hi == r.hi, "bootstrap is reproducible");
-	st_bootstrap_ratio(X, N(X), Y, N(Y), ST_BOOTSTRAP_RESAMPLES, 1, 0.95,
-			   &other);
-	check(other.lo != r.lo && fabs(other.lo - r.lo) < 0.02,
-	      "another seed moves the CI only by Monte Carlo error");
-	check(r.lo < r.value && r.value < r.hi, "the CI holds the estimate");
-	check(st_bootstrap_ratio(X, 2, zero, 2, 100, 1, 0.95, &other) == -EDOM,
-	      "a zero denominator is -EDOM");
+	check(st_ratio_welch(X, N(X), Y, N(Y), 0.95, &r) == 0, "Welch ratio");
+	near("Welch: the ratio of geometric means", r.value, 2.11039537469938,
+	     1e-14);
+	near("Welch: CI low", r.lo, 1.9004113124911761, 1e-12);
+	near("Welch: CI high", r.hi, 2.3435814174954905, 1e-12);
+	near("Welch: degrees of freedom", r.df, 6.9700402572840074, 1e-12);
+	check(st_ratio_welch(X, 1, Y, 3, 0.95, &r) == 0 && isnan(r.lo) &&
+	      isfinite(r.value), "Welch: one run in a mode gives no CI");
+	check(st_ratio_welch(X, 2, zero, 2, 0.95, &r) == -EDOM,
+	      "Welch: a value of 0 is -EDOM");
+
+	check(st_ratio_paired(X, Y, N(X), 0.95, &q) == 0, "paired ratio");
+	near("paired: the same estimate", q.value, 2.11039537469938, 1e-14);
+	near("paired: CI low", q.lo, 1.8275167746728724, 1e-12);
+	near("paired: CI high", q.hi, 2.4370603319631727, 1e-12);
+	near("paired: t test p", q.p, 4.2332376363834365e-05, 1e-9);
+	check(st_ratio_paired(X, zero, 2, 0.95, &q) == -EDOM,
+	      "paired: a value of 0 is -EDOM");
 
 	/* Uniform draws: each of 6 bins within 5% of 10000 in 60000. */
 	st_rng_seed(&rng, 7);
@@ -195,6 +216,82 @@ static void test_bootstrap(void)
 	for (int i = 0; i < 6; i++)
 		ok &= counts[i] > 9500 && counts[i] < 10500;
 	check(ok, "st_rng_below is uniform");
+	for (int i = 0; i < 100000; i++) {
+		z = st_rng_normal(&rng);
+		sum += z;
+		ss += z * z;
+	}
+	check(fabs(sum / 1e5) < 0.01 && fabs(ss / 1e5 - 1) < 0.02,
+	      "st_rng_normal: mean %.4f, variance %.4f", sum / 1e5, ss / 1e5);
+}
+
+/*
+ * How often the 95% intervals hold the true ratio, over SIM_TRIALS
+ * simulated benches: lognormal runs with a known ratio of 2, a spread
+ * (sd of the log) of sx and sy per mode, n runs per mode.  Welch's runs
+ * are independent, as its model says; the paired runs share a factor per
+ * pair (sd 0.2 on the log), the drift that ABBA pairing cancels.  At
+ * 20000 trials the binomial sd of a coverage of 0.95 is 0.0015.
+ */
+#define SIM_TRIALS 20000
+
+static void coverage(int n, double sx, double sy, double want)
+{
+	struct st_rng rng;
+	double x[16], y[16], px[16], py[16], c;
+	int hit = 0, phit = 0;
+	struct st_ratio r;
+	struct st_paired q;
+
+	st_rng_seed(&rng, 0x5eed + (uint64_t)n);
+	for (int t = 0; t < SIM_TRIALS; t++) {
+		for (int i = 0; i < n; i++) {
+			x[i] = 2 * exp(sx * st_rng_normal(&rng));
+			y[i] = exp(sy * st_rng_normal(&rng));
+			c = 0.2 * st_rng_normal(&rng);
+			px[i] = x[i] * exp(c);
+			py[i] = y[i] * exp(c);
+		}
+		st_ratio_welch(x, (size_t)n, y, (size_t)n, 0.95, &r);
+		st_ratio_paired(px, py, (size_t)n, 0.95, &q);
+		hit += r.lo <= 2 && 2 <= r.hi;
+		phit += q.lo <= 2 && 2 <= q.hi;
+	}
+	c = (double)hit / SIM_TRIALS;
+	check(c >= want, "coverage, Welch ratio, %d runs per mode, spread %.2f/%.2f: %.4f (at least %.2f)",
+	      n, sx, sy, c, want);
+	c = (double)phit / SIM_TRIALS;
+	check(c >= want, "coverage, paired ratio, %d pairs with drift, spread %.2f/%.2f: %.4f (at least %.2f)",
+	      n, sx, sy, c, want);
+}
+
+static void test_coverage(void)
+{
+	static const int runs[] = { 2, 3, 4, 6, 10 };
+
+	for (size_t i = 0; i < N(runs); i++) {
+		coverage(runs[i], 0.2, 0.2, 0.94);
+		coverage(runs[i], 0.1, 0.3, 0.94);
+	}
+}
+
+static void fmt_case(double p, const char *want)
+{
+	char buf[32];
+
+	st_fmt_p(buf, sizeof(buf), p);
+	check(!strcmp(buf, want), "p %.17g prints as %s (got %s)", p, want, buf);
+}
+
+static void test_fmt_p(void)
+{
+	fmt_case(0.0496, "p=0.0496");
+	fmt_case(0.04999, "p=0.04999");
+	fmt_case(0.0504, "p=0.05");
+	fmt_case(0.05844155844155844, "p=0.06");
+	fmt_case(0.0021645021645021645, "p=0.002");
+	fmt_case(0.0004, "p<0.001");
+	fmt_case(0.48, "p=0.48");
 }
 
 int main(void)
@@ -202,7 +299,9 @@ int main(void)
 	test_descriptive();
 	test_distributions();
 	test_mann_whitney();
-	test_bootstrap();
+	test_ratio();
+	test_coverage();
+	test_fmt_p();
 	printf("1..%d\n", tests);
 	if (failures)
 		printf("# %d of %d failed\n", failures, tests);

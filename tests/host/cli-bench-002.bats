@@ -49,15 +49,22 @@ jq_ok() { # FILTER: true on $output
 		.counters.exit_reparent.ns_max == 300)'
 	jq_ok '.summary.legacy.n == 6 and .summary.optimized.n == 6'
 	jq_ok '.summary.legacy | (.mean - 2 | fabs) < 1e-9 and .median == 2 and
-		.min == 1.94 and .max == 2.06 and
-		.ci95[0] < .mean and .mean < .ci95[1] and .sd > 0'
+		.min == 1.94 and .max == 2.06 and .sd > 0 and
+		(.gmean - 1.99953322439006 | fabs) < 1e-9 and
+		.gmean_ci95[0] < .gmean and .gmean < .gmean_ci95[1]'
 	jq_ok '.summary.optimized | (.mean - 1 | fabs) < 1e-9 and
 		.min == 0.97 and .max == 1.03'
 	jq_ok '.summary.legacy.counters_mean.exit_reparent ==
 		{"calls": 100, "ns_total": 50000, "ns_max": 900, "mismatches": 0}'
 	# Six against six, fully separated: the smallest exact p, 2/C(12,6).
-	jq_ok '.summary.mann_whitney | .method == "exact" and .u == 36 and
-		(.p - 2/924 | fabs) < 1e-9'
+	jq_ok '.summary.mann_whitney | .method == "exact-conditional" and
+		.u == 36 and (.p - 2/924 | fabs) < 1e-9 and .p_min == .p'
+	# Provenance: where and when, and the schema --from checks.
+	jq_ok '.schema == "abpath-bench/2" and
+		(.provenance | .abpath_version != "" and .kernel != "" and
+		 .cpus >= 1 and .host != "" and
+		 (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")))'
+	jq_ok '.summary.warnings == []'
 	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]
 	[[ $stderr == *"abpath: bench: run 14 of 14 (legacy)"* ]]
 	assert_equal "$(mode_of exit_reparent)" optimized
@@ -76,18 +83,16 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '[.samples[].results.call] == [range(1; 13)]'
 }
 
-@test "bench: the ratio is about 2, with a bootstrap CI around 2" {
+@test "bench: the ratio of geometric means is about 2, with a Welch CI around 2" {
 	run -0 --separate-stderr "$ABPATH" bench -j forkexit
-	jq_ok '.summary.ratio | (.value - 2 | fabs) < 0.01 and
-		.ci95[0] <= 2 and 2 <= .ci95[1] and .ci95[0] > 1.8 and
-		.ci95[1] < 2.2 and .method == "bootstrap-percentile" and
-		.resamples == 10000'
-	jq_ok '.summary.verdict | startswith("legacy is 2.00x slower (95% CI ")'
-	# A fixed seed: the same data give the same interval.
-	local first=$output
-	run -0 --separate-stderr "$ABPATH" bench -j forkexit
-	assert_equal "$(jq -c .summary.ratio <<<"$output")" \
-		"$(jq -c .summary.ratio <<<"$first")"
+	# scipy: ttest_ind(log(L), log(O), equal_var=False) on the fake runs.
+	jq_ok '.summary.ratio | (.value - 2 | fabs) < 1e-6 and
+		(.ci95[0] - 1.94001753763774 | fabs) < 1e-9 and
+		(.ci95[1] - 2.06183703105622 | fabs) < 1e-9 and
+		.method == "welch-t-log" and (.df - 10 | fabs) < 1e-6'
+	# The fake's jitter repeats in every ABBA pair: the paired ratio is exact.
+	jq_ok '.summary.paired | .pairs == 6 and (.value - 2 | fabs) < 1e-6'
+	jq_ok '.summary.verdict | startswith("legacy is 2.00x slower (95% CI 1.94–2.06), p=0.002")'
 }
 
 @test "bench: the verdict follows lower_is_better" {
@@ -95,10 +100,14 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '.lower_is_better == false and .unit == "ops/s"'
 	# Legacy does twice the ops per second here: it is the faster one.
 	jq_ok '.summary.verdict | startswith("legacy is 2.00x faster (95% CI ")'
-	# Two runs per mode can never reach p < 0.05.
+	# Two runs per mode can never reach p < 0.05: inconclusive, not
+	# "no significant difference", and a warning.
 	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2
-	jq_ok '.summary.mann_whitney.p > 0.3'
-	jq_ok '.summary.verdict | startswith("no significant difference: legacy/optimized 2.0")'
+	jq_ok '.summary.mann_whitney | .p > 0.3 and .p_min > 0.3'
+	jq_ok '.summary.verdict | startswith("inconclusive: 2 legacy and 2 optimized runs cannot reach p < 0.05 (the smallest possible is 0.33)")'
+	jq_ok '.summary.warnings | length == 1'
+	[[ $stderr == *"abpath: warning: 2 legacy and 2 optimized runs: below 4 per mode"* ]] ||
+		fail "no warning below 4 runs per mode in: $stderr"
 }
 
 @test "bench: text output is a compact table with the verdict" {
@@ -241,7 +250,7 @@ start_slow_bench() {
 	command -v gnuplot >/dev/null || skip "gnuplot not installed"
 	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --plot "$BATS_TEST_TMPDIR/b.svg"
 	grep -q '<svg' "$BATS_TEST_TMPDIR/b.svg"
-	grep -q 'legacy is 2' "$BATS_TEST_TMPDIR/b.svg" || grep -q 'no significant' "$BATS_TEST_TMPDIR/b.svg"
+	grep -q 'inconclusive: 2 legacy and 2 optimized runs' "$BATS_TEST_TMPDIR/b.svg"
 	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 2 --plot "$BATS_TEST_TMPDIR/b.png"
 	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/b.png" | tail -c 3)" PNG
 }

@@ -21,6 +21,16 @@ forget_runs() {
 	rm -f "$STATE"/fake.*
 }
 
+# A report without its "measured on" line: two runs differ there only.
+without_provenance() {
+	grep -v '^measured on:' <<<"$1"
+}
+
+# The "measured on" line --from must print for the saved file.
+assert_provenance_of() {
+	assert_line "$(jq -r '.provenance | "measured on:      kernel \(.kernel), \(.cpus) CPUs, host \(.host), \(.time), abpath \(.abpath_version)"' "$1")"
+}
+
 # The fake module and workloads go away: --from must not need them.
 remove_module() {
 	forget_runs
@@ -34,7 +44,8 @@ remove_module() {
 	"$ABPATH" bench -j forkexit --runs 4 -- --scale 3 >"$SAVED" 2>/dev/null
 	remove_module
 	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED"
-	assert_equal "$output" "$report"
+	assert_equal "$(without_provenance "$output")" "$(without_provenance "$report")"
+	assert_provenance_of "$SAVED"
 	assert_equal "$stderr" ''
 	assert_line 'workload:         forkexit --scale 3'
 	assert_line --regexp '^verdict: +legacy is 2\.00x slower'
@@ -65,7 +76,8 @@ remove_module() {
 	"$ABPATH" bench -j custom --path all --runs 2 --warmup 0 -- --reset-ns >"$SAVED" 2>/dev/null
 	remove_module
 	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED"
-	assert_equal "$output" "$report"
+	assert_equal "$(without_provenance "$output")" "$(without_provenance "$report")"
+	assert_provenance_of "$SAVED"
 	assert_line --regexp '^  timer_softirq:'
 	run -0 --separate-stderr "$ABPATH" bench --from "$SAVED" -j
 	assert_equal "$output" "$(cat "$SAVED")"
@@ -100,6 +112,17 @@ remove_module() {
 	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
 	[[ $stderr == *"a sample without a \"mode\" (legacy or optimized)"* ]] || fail "$stderr"
 	assert_equal "$output" ''
+	# A schema this abpath does not know is refused, and says which it reads.
+	"$ABPATH" bench -j forkexit --runs 2 --warmup 0 2>/dev/null |
+		jq -c '.schema = "abpath-bench/9"' >"$SAVED"
+	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
+	assert_equal "$stderr" "abpath: error: $SAVED: schema abpath-bench/9 is not one this abpath ($("$ABPATH" --version | cut -d' ' -f2)) reads: abpath-bench/1 or abpath-bench/2"
+	assert_equal "$output" ''
+	# Version 1 (no schema, no provenance) has the same runs: it is read.
+	jq -c 'del(.schema, .provenance)' "$SAVED" >"$BATS_TEST_TMPDIR/v1.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/v1.json"
+	assert_line --regexp '^verdict: +inconclusive: 2 legacy and 2 optimized runs'
+	refute_line --partial 'measured on:'
 	run -1 --separate-stderr env PATH=/nonexistent "$ABPATH" bench --from "$SAVED" --plot "$BATS_TEST_TMPDIR/p.svg"
 	assert_equal "$stderr" 'abpath: error: --plot needs gnuplot (apt-get install gnuplot-nox)'
 	# Options of the other forms do not go with --from.
