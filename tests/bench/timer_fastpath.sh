@@ -42,6 +42,6 @@ cell() { # THREADS INTERVAL_US RUNS SECONDS
 	[ "$runs" -gt 0 ] || exit 0
 	echo
 	cell 4000 10000 "$runs" 3
-	jq -r '.summary as $s | "4000 threads, 10 ms, \($s.legacy.n)+\($s.optimized.n) runs (-t 3): loops/s legacy \($s.legacy.median) optimized \($s.optimized.median), legacy/optimized \($s.ratio.value) [\($s.ratio.ci95[0])–\($s.ratio.ci95[1])], Mann-Whitney p \($s.mann_whitney.p)"' \
+	jq -r '.summary as $s | "4000 threads, 10 ms, \($s.legacy.n)+\($s.optimized.n) runs (-t 3): loops/s legacy \($s.legacy.gmean) optimized \($s.optimized.gmean), legacy/optimized \($s.ratio.value) [\($s.ratio.ci95[0])–\($s.ratio.ci95[1])], Mann-Whitney p \($s.mann_whitney.p)"' \
 		"$out/timer_fastpath-4000-10000.json"
 } | tee "$out/timer_fastpath-regime.md"
