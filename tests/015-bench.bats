@@ -15,7 +15,7 @@ setup() {
 	run -0 jq -e '
 		.path == "exit_reparent" and .workload == "forkexit"
 		and (.summary.legacy.n == 4) and (.summary.optimized.n == 4)
-		and (.summary.legacy.ci95 | length == 2)
+		and (.summary.legacy.gmean_ci95 | length == 2)
 		and (.summary.ratio.ci95 | length == 2) and (.summary.ratio.value > 0)
 		and (.summary.mann_whitney.p >= 0 and .summary.mann_whitney.p <= 1)
 		and ([.samples[] | select(.warmup | not)] | length == 8)
