@@ -57,3 +57,60 @@ setup() {
 	sleep 0.5
 	expect "$(pidof forkexit)" = "" "PIDs of forkexit left after Ctrl-C"
 }
+
+@test "bench times any command: wall time, CPU times, counters and a ratio" {
+	run -0 --separate-stderr abpath bench --path exit_reparent --runs 4 -j -- \
+		sh -c 'i=0; while [ $i -lt 20 ]; do sh -c :; i=$((i + 1)); done'
+	json=$output
+	run -0 jq -e '
+		.command and .workload == "command" and .metric == "wall" and .unit == "s"
+		and .complete and (.summary.legacy.n == 4) and (.summary.optimized.n == 4)
+		and ([.samples[] | .value > 0 and .value == .results.wall_s
+		      and .results.cpu_s > 0
+		      and ((.results.cpu_s - .results.user_s - .results.sys_s) | fabs) < 1e-6]
+		     | all)
+		and (.summary.legacy.cpu_mean.cpu_s > 0)
+		and ([.samples[] | select(.mode == "legacy")
+		      | .counters.exit_reparent.calls >= 20
+		        and .counters.exit_reparent.tasks_scanned > 0] | all)
+		and ([.samples[] | select(.mode == "optimized")
+		      | .counters.exit_reparent.calls >= 20
+		        and .counters.exit_reparent.tasks_scanned == 0] | all)
+		and ([.samples[] | .counters.exit_reparent.mismatches == 0] | all)
+		and (.summary.ratio.value > 0) and (.summary.ratio.ci95 | length == 2)
+		and (.summary.ratio.ci95[0] <= .summary.ratio.value)
+		and (.summary.ratio.value <= .summary.ratio.ci95[1])' <<<"$json" ||
+		fail "the command's bench JSON: $json"
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent after the bench"
+}
+
+@test "SIGINT to a bench inside a shell loop stops the loop and restores the mode" {
+	write_file "$SYS/exit_reparent/mode" legacy
+	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+	# Job control: the loop gets a process group of its own, which is what
+	# a terminal's Ctrl-C signals.
+	set -m
+	bash -c 'for i in 1 2 3; do
+			abpath bench --path exit_reparent --runs 4 --warmup 0 -j -- sleep 1
+			echo "the loop went on after $i"
+		done' >"$out" 2>"$err" &
+	pid=$!
+	set +m
+	for _ in $(seq 600); do
+		grep -q 'run 3 of 8' "$err" && break
+		sleep 0.1
+	done
+	grep -q 'run 3 of 8' "$err" || fail "the bench never reached run 3: $(cat "$err")"
+	kill -INT -- -"$pid"
+	status=0
+	wait "$pid" || status=$?
+	# abpath died of SIGINT, so bash did too: 128 + 2, and no next round.
+	[ "$status" -eq 130 ] || fail "the loop exited with $status: $(cat "$err")"
+	run -0 cat "$out"
+	refute_output --partial 'the loop went on'
+	run -0 jq -c '[.complete, (.samples | length >= 2)]' "$out"
+	assert_output '[false,true]'
+	grep -q 'interrupted by SIGINT in run 3 of 8; restored exit_reparent to legacy' "$err" ||
+		fail "stderr: $(cat "$err")"
+	expect "$(active_mode exit_reparent)" = legacy "exit_reparent after Ctrl-C"
+}

@@ -349,12 +349,27 @@ static int set_failed(const char *path, const char *mode, const char *file,
 	return ctl_explain(file, err, false);
 }
 
+/* -1 if path is one the module (or this tool) knows, else exit code 2. */
+static int check_path(const struct cmd *c, const char *path)
+{
+	char list[512];
+	struct ctl_paths p;
+	size_t used = 0;
+
+	ctl_path_names(&p);
+	if (ctl_valid_path(&p, path))
+		return -1;
+	for (int i = 0; i < p.n && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s, ", p.name[i]);
+	return usage_error(c, "unknown path '%s'; valid paths: %sall", path,
+			   list);
+}
+
 static int do_set(const struct cmd *c, int argc, char **argv)
 {
 	const char *path, *mode;
-	char file[4096], list[512];
-	struct ctl_paths p;
-	size_t used = 0;
+	char file[4096];
 	int ret, rest, err;
 
 	ret = parse_simple(c, argc, argv, &rest);
@@ -366,14 +381,8 @@ static int do_set(const struct cmd *c, int argc, char **argv)
 				   argc - rest == 1 ? "" : "s");
 	path = argv[rest];
 	mode = argv[rest + 1];
-	ctl_path_names(&p);
-	if (strcmp(path, "all") && !ctl_valid_path(&p, path)) {
-		for (int i = 0; i < p.n && used < sizeof(list); i++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used,
-						 "%s, ", p.name[i]);
-		return usage_error(c, "unknown path '%s'; valid paths: %sall",
-				   path, list);
-	}
+	if (strcmp(path, "all") && (ret = check_path(c, path)) >= 0)
+		return ret;
 	if (!ctl_valid_mode(mode))
 		return usage_error(c, "unknown mode '%s'; valid modes: legacy, "
 				   "optimized", mode);
@@ -426,6 +435,8 @@ static int do_stats(const struct cmd *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
 	out_init(json_out);
 	return interval > 0 ? stats_watch(interval) : stats_show();
 }
@@ -438,6 +449,8 @@ static int do_reset(const struct cmd *c, int argc, char **argv)
 	ret = no_operands(c, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
 	snprintf(file, sizeof(file), "%s/reset", ctl_debugfs());
 	err = ctl_write(file, "1");
 	return err ? ctl_explain(file, err, true) : 0;
@@ -530,20 +543,49 @@ static bool parse_count(const char *arg, int min, int max, int *val)
 	return true;
 }
 
+/*
+ * A name is looked up like 'abpath workloads'; a path (with a '/') is
+ * taken as is.  -1 with exe filled in, or the exit code after a message.
+ */
+static int find_workload(const struct cmd *c, const char *name, char *exe,
+			 size_t len)
+{
+	struct stat st;
+
+	if (strchr(name, '/')) {
+		ctl_copy(exe, len, name);
+	} else {
+		if (stat(bench_workload_dir(), &st) || !S_ISDIR(st.st_mode)) {
+			abpath_error("workload directory %s does not exist; "
+				     "install the workloads ('make install') "
+				     "or set ABPATH_WORKLOAD_DIR",
+				     bench_workload_dir());
+			return 1;
+		}
+		snprintf(exe, len, "%s/%s", bench_workload_dir(), name);
+	}
+	if (!stat(exe, &st) && S_ISREG(st.st_mode) && !access(exe, X_OK))
+		return -1;
+	if (strchr(name, '/')) {
+		abpath_error("%s is not an executable file", exe);
+		return 1;
+	}
+	return usage_error(c, "unknown workload '%s'; see 'abpath workloads'",
+			   name);
+}
+
 static int do_bench(const struct cmd *c, int argc, char **argv)
 {
 	struct bench_opts o = {
 		.runs = BENCH_DEFAULT_RUNS, .warmup = BENCH_DEFAULT_WARMUP,
 	};
-	char exe[4096], list[512];
-	struct ctl_paths p;
-	struct stat st;
-	size_t used = 0;
-	int o_, split = bench_find_dashdash(argc, argv);
+	char exe[4096];
+	int o_, ret, split = bench_find_dashdash(argc, argv);
+	const char *msg;
 
 	optind = 0;
-	while ((o_ = getopt_long(split, argv, ":hjp:r:", bench_options,
-				 NULL)) != -1) {
+	while ((o_ = getopt_long(split, argv, bench_short_options(),
+				 bench_long_options(), NULL)) != -1) {
 		switch (o_) {
 		case 'h':
 			return cmd_help(c);
@@ -583,61 +625,49 @@ static int do_bench(const struct cmd *c, int argc, char **argv)
 		}
 	}
 	o.json = json_out;
+	msg = bench_check_values(&o);
+	if (msg)
+		return usage_error(c, "%s", msg);
 	if (o.from || o.suite || o.quick || o.out) {
-		const char *msg = bench_check_forms(&o, split - optind,
-						    split < argc);
-
+		msg = bench_check_forms(&o, split - optind, split < argc);
 		if (msg)
 			return usage_error(c, "%s", msg);
 		return o.from ? bench_from(&o) : bench_suite(&o);
 	}
-	if (optind >= split)
-		return usage_error(c, "no workload given; see 'abpath "
-				   "workloads'");
 	if (split - optind > 1)
 		return usage_error(c, "unexpected argument '%s'; workload "
 				   "arguments go after '--'", argv[optind + 1]);
-	o.workload = argv[optind];
 	o.args = argv + (split < argc ? split + 1 : argc);
 	o.nargs = split < argc ? argc - split - 1 : 0;
-
+	if (optind >= split) {
+		/* No WORKLOAD: what follows "--" is a command to time. */
+		if (split == argc)
+			return usage_error(c, "no workload given; see 'abpath "
+					   "workloads', or time a command: "
+					   "abpath bench --path P -- CMD");
+		if (!o.nargs)
+			return usage_error(c, "no command after '--'");
+		if (!o.path)
+			return usage_error(c, "a command needs --path: abpath "
+					   "cannot tell which path it exercises");
+		o.command = true;
+		o.workload = o.args[0];
+	} else {
+		o.workload = argv[optind];
+	}
+	if (!o.command) {
+		ret = find_workload(c, o.workload, exe, sizeof(exe));
+		if (ret >= 0)
+			return ret;
+		o.exe = exe;
+	}
 	if (!o.path)
 		o.path = bench_default_path(o.workload);
 	if (!o.path)
 		return usage_error(c, "no default path for workload '%s'; "
 				   "choose one with --path", o.workload);
-	ctl_path_names(&p);
-	if (strcmp(o.path, "all") && !ctl_valid_path(&p, o.path)) {
-		for (int i = 0; i < p.n && used < sizeof(list); i++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used,
-						 "%s, ", p.name[i]);
-		return usage_error(c, "unknown path '%s'; valid paths: %sall",
-				   o.path, list);
-	}
-
-	/* A name is looked up like 'abpath workloads'; a path is taken as is. */
-	if (strchr(o.workload, '/')) {
-		ctl_copy(exe, sizeof(exe), o.workload);
-	} else {
-		if (stat(bench_workload_dir(), &st) || !S_ISDIR(st.st_mode)) {
-			abpath_error("workload directory %s does not exist; "
-				     "install the workloads ('make install') "
-				     "or set ABPATH_WORKLOAD_DIR",
-				     bench_workload_dir());
-			return 1;
-		}
-		snprintf(exe, sizeof(exe), "%s/%s", bench_workload_dir(),
-			 o.workload);
-	}
-	if (stat(exe, &st) || !S_ISREG(st.st_mode) || access(exe, X_OK)) {
-		if (strchr(o.workload, '/')) {
-			abpath_error("%s is not an executable file", exe);
-			return 1;
-		}
-		return usage_error(c, "unknown workload '%s'; see 'abpath "
-				   "workloads'", o.workload);
-	}
-	o.exe = exe;
+	if (strcmp(o.path, "all") && (ret = check_path(c, o.path)) >= 0)
+		return ret;
 	return bench_run(&o);
 }
 

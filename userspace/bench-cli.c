@@ -12,19 +12,66 @@
 
 #include "bench.h"
 
-const struct option bench_options[] = {
-	{ "path", required_argument, NULL, 'p' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, 'W' },
-	{ "plot", required_argument, NULL, 'P' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "from", required_argument, NULL, 'F' },
-	{ "suite", required_argument, NULL, 'S' },
-	{ "quick", no_argument, NULL, 'Q' },
-	{ "out", required_argument, NULL, 'O' },
-	{ NULL, 0, NULL, 0 },
+/*
+ * bench's options, once: getopt_long's table, its optstring and the
+ * "--" split below are all derived from this.
+ */
+static const struct {
+	const char *name;
+	int val;
+	bool arg;		/* takes a value */
+	bool short_form;	/* also -<val> */
+} opt_table[] = {
+	{ "path", 'p', true, true },
+	{ "runs", 'r', true, true },
+	{ "warmup", 'W', true, false },
+	{ "prepare", 'R', true, false },
+	{ "plot", 'P', true, false },
+	{ "json", 'j', false, true },
+	{ "export-markdown", 'M', true, false },
+	{ "export-csv", 'C', true, false },
+	{ "help", 'h', false, true },
+	{ "from", 'F', true, false },
+	{ "suite", 'S', true, false },
+	{ "quick", 'Q', false, false },
+	{ "out", 'O', true, false },
 };
+#define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static struct option long_opts[NR_OPTS + 1];
+static char short_opts[2 * NR_OPTS + 2];
+
+static void build_tables(void)
+{
+	size_t n = 0;
+
+	if (long_opts[0].name)
+		return;
+	/* ':' first: a missing value is reported as such, not as '?'. */
+	short_opts[n++] = ':';
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		long_opts[i] = (struct option){ opt_table[i].name,
+			opt_table[i].arg ? required_argument : no_argument,
+			NULL, opt_table[i].val };
+		if (!opt_table[i].short_form)
+			continue;
+		short_opts[n++] = (char)opt_table[i].val;
+		if (opt_table[i].arg)
+			short_opts[n++] = ':';
+	}
+}
+
+const struct option *bench_long_options(void)
+{
+	build_tables();
+	return long_opts;
+}
+
+const char *bench_short_options(void)
+{
+	build_tables();
+	return short_opts;
+}
 
 /* Does argv element a (an option) take the next element as its value? */
 static bool takes_next(const char *a)
@@ -36,17 +83,19 @@ static bool takes_next(const char *a)
 	if (a[1] != '-') {
 		/* In a cluster such as -jr, -p/-r take the rest, or the next. */
 		for (a++; *a; a++)
-			if (*a == 'p' || *a == 'r')
-				return a[1] == '\0';
+			for (size_t i = 0; i < NR_OPTS; i++)
+				if (opt_table[i].short_form && opt_table[i].arg &&
+				    opt_table[i].val == *a)
+					return a[1] == '\0';
 		return false;
 	}
 	if (strchr(a, '='))
 		return false;
 	/* getopt_long takes unambiguous prefixes: --ru is --runs. */
 	len = strlen(a + 2);
-	for (const struct option *o = bench_options; o->name && len; o++)
-		if (!strncmp(o->name, a + 2, len))
-			return o->has_arg == required_argument;
+	for (size_t i = 0; i < NR_OPTS && len; i++)
+		if (!strncmp(opt_table[i].name, a + 2, len))
+			return opt_table[i].arg;
 	return false;
 }
 
@@ -69,14 +118,15 @@ int bench_find_dashdash(int argc, char **argv)
 /* ---- help -------------------------------------------------------------- */
 
 const char bench_synopsis[] =
-	"WORKLOAD [--path P] [--runs N] [--warmup N] [-j] [--plot FILE] "
-	"[-- ARGS]\n"
+	"WORKLOAD [--path P] [OPTIONS] [-- ARGS]\n"
+	"       abpath bench --path P [OPTIONS] -- COMMAND [ARGS]\n"
 	"       abpath bench --from FILE [-j] [--plot FILE]\n"
 	"       abpath bench --suite history [--quick] [--runs N] [--out DIR] "
 	"[-j] [--plot FILE]";
 
 const char bench_summary[] =
-	"A/B-benchmark a workload, legacy against optimized, interleaved.";
+	"A/B-benchmark a workload or any command, legacy against optimized, "
+	"interleaved.";
 
 const char bench_help[] =
 	"  -p, --path P     the path to switch: group_cputime, timer_fastpath,\n"
@@ -85,10 +135,17 @@ const char bench_help[] =
 	"  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
 	"                   p < 0.05 needs at least 4; suite: 4, --quick 2)\n"
 	"      --warmup N   discarded runs per mode, first (default 1)\n"
+	"      --prepare CMD  run 'sh -c CMD' before every run, untimed\n"
 	"  -j, --json       JSON output, with every run's value and counters\n"
 	"      --plot FILE  also plot every run with gnuplot (.svg or .png);\n"
 	"                   for a suite, one FILE-<experiment>.svg|png each\n"
+	"      --export-markdown FILE  also write the summary as Markdown\n"
+	"      --export-csv FILE       also write one CSV row per run\n"
+	"                   (FILE - is standard output, after the report)\n"
 	"  -- ARGS          arguments for the workload (bench adds -j)\n"
+	"  -- COMMAND       without WORKLOAD: time any command (needs --path);\n"
+	"                   the metric is its wall time, with user and system\n"
+	"                   time from wait4; its output is discarded\n"
 	"      --from FILE  report a saved result (bench -j, or a suite's\n"
 	"                   JSON; - for stdin) again: run nothing, no module\n"
 	"      --suite history  the historical experiments, one sweep per\n"
@@ -98,7 +155,9 @@ const char bench_help[] =
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
 	"Modes alternate legacy, optimized, optimized, legacy, ... (ABBA),\n"
 	"warm-ups first.  Every path goes back to its original mode at the end,\n"
-	"on a failed run, and on SIGINT/SIGTERM (exit 130/143).\n"
+	"on a failed run, and on SIGINT/SIGTERM/SIGHUP, after which the runs\n"
+	"done so far are reported (complete: false) and abpath dies of the\n"
+	"same signal, so that a shell loop around it stops too.\n"
 	"Reported per mode: the geometric mean with a 95% CI (t on the logs),\n"
 	"median, min, max; legacy/optimized as the ratio of the geometric\n"
 	"means with a 95% Welch t interval on the logs, and the same ratio\n"
@@ -125,8 +184,29 @@ bool bench_form_option(struct bench_opts *o, int opt, char *arg)
 	case 'O':
 		o->out = arg;
 		return true;
+	case 'R':
+		o->prepare = arg;
+		return true;
+	case 'M':
+		o->export_md = arg;
+		return true;
+	case 'C':
+		o->export_csv = arg;
+		return true;
 	}
 	return false;
+}
+
+const char *bench_check_values(const struct bench_opts *o)
+{
+	if (o->prepare && !*o->prepare)
+		return "--prepare needs a command";
+	if ((o->export_md && !*o->export_md) ||
+	    (o->export_csv && !*o->export_csv))
+		return "--export-markdown and --export-csv need a file name";
+	if (o->export_md && o->export_csv && !strcmp(o->export_md, o->export_csv))
+		return "--export-markdown and --export-csv name the same file";
+	return NULL;
 }
 
 const char *bench_check_forms(const struct bench_opts *o, int operands,
@@ -147,6 +227,11 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 		return "--path does not apply to --from or --suite";
 	if (o->from && (o->runs_given || o->warmup_given))
 		return "--runs and --warmup do not apply to --from";
+	if (o->prepare)
+		return "--prepare does not apply to --from or --suite";
+	if (o->suite && (o->export_md || o->export_csv))
+		return "--export-markdown and --export-csv do not apply to "
+		       "--suite (it writes Markdown tables; --out keeps JSON)";
 	if (o->out && !*o->out)
 		return "--out needs a directory";
 	if (o->suite && bench_suite_check(o->suite)) {

@@ -165,7 +165,13 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 	b->lower_is_better = !json_is_false(json_object_get(j,
 							    "lower_is_better"));
 	b->provenance = json_incref(json_object_get(j, "provenance"));
+	o->command = json_is_true(json_object_get(j, "command"));
+	o->prepare = json_string_value(json_object_get(j, "prepare"));
 	b->total = (int)json_array_size(samples);
+	/* An interrupted bench: say how far it got, as it did. */
+	b->incomplete = json_is_false(json_object_get(j, "complete"));
+	if (b->incomplete)
+		b->total = 2 * (o->runs + o->warmup);
 	json_array_foreach(samples, i, e) {
 		if (load_sample(e, (int)i, &b->s[i]))
 			return bad(what, "a sample without a \"mode\" (legacy "
@@ -177,7 +183,10 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 
 static int from_bench(const struct bench_opts *o, json_t *j, const char *what)
 {
-	struct bench_opts lo = { .json = o->json, .plot = o->plot };
+	struct bench_opts lo = {
+		.json = o->json, .plot = o->plot,
+		.export_md = o->export_md, .export_csv = o->export_csv,
+	};
 	struct bench b;
 	int ret;
 
@@ -208,10 +217,17 @@ static json_t *as_history(json_t *j)
 
 static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 {
-	json_t *h = as_history(j), *e;
+	json_t *h, *e;
 	int ret = 0;
 	size_t i;
 
+	if (o->export_md || o->export_csv) {
+		abpath_error("%s is a suite's result: --export-markdown and "
+			     "--export-csv take one bench's (its tables are "
+			     "Markdown already)", what);
+		return 1;
+	}
+	h = as_history(j);
 	json_array_foreach(json_object_get(h, "experiments"), i, e)
 		if (!json_is_object(e) ||
 		    !json_is_array(json_object_get(e, "points"))) {
@@ -237,6 +253,18 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 		ret = suite_plot(h, o->plot);
 	json_decref(h);
 	return ret;
+}
+
+char *bench_fmt_provenance(char *buf, size_t len, json_t *pv)
+{
+	snprintf(buf, len, "kernel %s, %" JSON_INTEGER_FORMAT " CPUs, host %s, "
+		 "%s, abpath %s",
+		 json_string_value(json_object_get(pv, "kernel")) ?: "?",
+		 json_integer_value(json_object_get(pv, "cpus")),
+		 json_string_value(json_object_get(pv, "host")) ?: "?",
+		 json_string_value(json_object_get(pv, "time")) ?: "?",
+		 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
+	return buf;
 }
 
 int bench_from(const struct bench_opts *o)

@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE	/* pipe2, strchrnul */
 /*
  * The result of 'abpath bench': per-mode statistics, the legacy/optimized
  * ratio, the rank test and a one-line verdict, as text or JSON through
- * the one emitter, and the optional gnuplot plot.
+ * the one emitter, the optional gnuplot plot, and the exports a user
+ * pastes (Markdown: the summary) or plots (CSV: one row per run).
  *
  * Warm-up runs are in the JSON samples (flagged) and in the plot (grey),
  * never in a statistic.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "output.h"
@@ -205,9 +201,23 @@ static int compute(const struct bench *b, struct report *r)
 			ms->v[ms->n++] = b->s[i].value;
 	}
 	for (int m = 0; m < 2; m++) {
+		if (!r->m[m].n) {
+			r->m[m].s = (struct st_summary){ 0, NAN, NAN, NAN, NAN,
+				NAN, NAN, NAN, NAN, NAN, NAN };
+			continue;
+		}
 		err = st_summarize(r->m[m].v, r->m[m].n, &r->m[m].s);
 		if (err)
 			return err;
+	}
+	/* Only an interrupted bench gets here without both modes. */
+	if (!r->m[0].n || !r->m[1].n) {
+		r->mw = (struct st_mw){ NAN, NAN, NAN, false };
+		r->ratio = (struct st_ratio){ NAN, NAN, NAN, NAN };
+		r->paired = (struct st_paired){ 0, NAN, NAN, NAN, NAN };
+		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: "
+			 "interrupted before both modes had a measured run");
+		return 0;
 	}
 	err = st_mann_whitney(r->m[0].v, r->m[0].n, r->m[1].v, r->m[1].n,
 			      &r->mw);
@@ -220,13 +230,6 @@ static int compute(const struct bench *b, struct report *r)
 		return err;
 	verdict(b, r);
 	return 0;
-}
-
-static bool is_max_counter(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n >= 4 && !strcmp(name + n - 4, "_max");
 }
 
 /*
@@ -250,7 +253,7 @@ static void emit_counter_means(const struct bench *b, enum bench_mode m,
 			json_object_set_new(seen, name, json_true());
 	}
 	json_object_foreach(seen, name, v) {
-		acc = is_max_counter(name) ? -INFINITY : 0;
+		acc = bench_is_max_counter(name) ? -INFINITY : 0;
 		n = 0;
 		for (int i = 0; i < b->done; i++) {
 			json_t *c;
@@ -261,7 +264,7 @@ static void emit_counter_means(const struct bench *b, enum bench_mode m,
 							    path), name);
 			if (!json_is_integer(c))
 				continue;
-			if (is_max_counter(name))
+			if (bench_is_max_counter(name))
 				acc = fmax(acc, (double)json_integer_value(c));
 			else
 				acc += (double)json_integer_value(c);
@@ -270,12 +273,32 @@ static void emit_counter_means(const struct bench *b, enum bench_mode m,
 		if (!n)
 			out_null(name);
 		else {
-			acc = is_max_counter(name) ? acc : acc / n;
+			acc = bench_is_max_counter(name) ? acc : acc / n;
 			/* Counts are usually whole: no ".000" after them. */
 			out_real(name, acc, acc == floor(acc) ? 1 : SIG);
 		}
 	}
 	json_decref(seen);
+}
+
+/* A command's CPU times, as wait4 gave them: their mean per run. */
+static const char *const cpu_keys[] = { "user_s", "sys_s", "cpu_s" };
+
+static double results_mean(const struct bench *b, enum bench_mode m,
+			   const char *key)
+{
+	double acc = 0;
+	int n = 0;
+
+	for (int i = 0; i < b->done; i++) {
+		json_t *v = json_object_get(b->s[i].results, key);
+
+		if (b->s[i].mode == m && !b->s[i].warmup && json_is_number(v)) {
+			acc += json_number_value(v);
+			n++;
+		}
+	}
+	return n ? acc / n : NAN;
 }
 
 static void emit_json(const struct bench *b, const struct report *r)
@@ -297,8 +320,11 @@ static void emit_json(const struct bench *b, const struct report *r)
 	for (int i = 0; i < o->nargs; i++)
 		out_string(NULL, o->args[i]);
 	out_end();
+	out_bool("command", o->command);
+	out_string("prepare", o->prepare);
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
+	out_bool("complete", !b->incomplete);
 	out_begin_array("order");
 	for (int i = 0; i < b->done; i++)
 		out_string(NULL, bench_mode_name[b->s[i].mode]);
@@ -334,6 +360,14 @@ static void emit_json(const struct bench *b, const struct report *r)
 		out_real("sd", s->sd, SIG);
 		out_real("min", s->min, SIG);
 		out_real("max", s->max, SIG);
+		if (o->command) {
+			out_begin_object("cpu_mean", OUT_PLAIN);
+			for (size_t k = 0; k < 3; k++)
+				out_real(cpu_keys[k],
+					 results_mean(b, (enum bench_mode)m,
+						      cpu_keys[k]), SIG);
+			out_end();
+		}
 		out_begin_object("counters_mean", OUT_PLAIN);
 		for (int i = 0; i < b->paths.n; i++) {
 			out_begin_object(b->paths.name[i], OUT_PLAIN);
@@ -383,30 +417,32 @@ static void emit_text(const struct bench *b, const struct report *r)
 {
 	const struct bench_opts *o = b->o;
 	char line[512], lo[32], hi[32], p[96];
+	bool both = r->m[0].n && r->m[1].n;
 	size_t used;
 
-	used = (size_t)snprintf(line, sizeof(line), "%s", b->workload_name);
+	used = o->command ? 0 : (size_t)snprintf(line, sizeof(line), "%s",
+						    b->workload_name);
 	for (int i = 0; i < o->nargs && used < sizeof(line); i++)
 		used += (size_t)snprintf(line + used, sizeof(line) - used,
-					 " %s", o->args[i]);
-	out_string("workload", line);
+					 "%s%s", used ? " " : "", o->args[i]);
+	out_string(o->command ? "command" : "workload", line);
+	if (o->prepare)
+		out_string("prepare", o->prepare);
 	out_string("path", o->path);
+	if (b->incomplete) {
+		snprintf(line, sizeof(line), "no: interrupted%s%s after %d of "
+			 "%d runs", b->stop_sig ? " by " : "",
+			 b->stop_sig ? bench_signal_name(b->stop_sig) : "",
+			 b->done, b->total);
+		out_string("complete", line);
+	}
 	snprintf(line, sizeof(line), "%s (%s%s%s is better)", b->metric,
 		 b->unit, *b->unit ? ", " : "",
 		 b->lower_is_better ? "lower" : "higher");
 	out_string("metric", line);
-	if (b->provenance) {
-		json_t *pv = b->provenance;
-
-		snprintf(line, sizeof(line), "kernel %s, %" JSON_INTEGER_FORMAT
-			 " CPUs, host %s, %s, abpath %s",
-			 json_string_value(json_object_get(pv, "kernel")) ?: "?",
-			 json_integer_value(json_object_get(pv, "cpus")),
-			 json_string_value(json_object_get(pv, "host")) ?: "?",
-			 json_string_value(json_object_get(pv, "time")) ?: "?",
-			 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
-		out_string("measured on", line);
-	}
+	if (b->provenance)
+		out_string("measured on", bench_fmt_provenance(line, sizeof(line),
+							       b->provenance));
 	/* Lower case: warm-ups; upper case: measured. */
 	used = 0;
 	line[0] = '\0';
@@ -423,9 +459,12 @@ static void emit_text(const struct bench *b, const struct report *r)
 		out_begin_object(bench_mode_name[m], OUT_PLAIN);
 		out_u64("n", s->n);
 		out_real("geometric mean", s->gmean, SIG);
-		snprintf(line, sizeof(line), "%s–%s",
-			 out_fmt_sig(lo, sizeof(lo), s->g_lo, SIG),
-			 out_fmt_sig(hi, sizeof(hi), s->g_hi, SIG));
+		if (isfinite(s->g_lo) && isfinite(s->g_hi))
+			snprintf(line, sizeof(line), "%s–%s",
+				 out_fmt_sig(lo, sizeof(lo), s->g_lo, SIG),
+				 out_fmt_sig(hi, sizeof(hi), s->g_hi, SIG));
+		else
+			snprintf(line, sizeof(line), "-");
 		out_string("95% CI", line);
 		out_real("median", s->median, SIG);
 		out_real("min", s->min, SIG);
@@ -434,6 +473,21 @@ static void emit_text(const struct bench *b, const struct report *r)
 	}
 	out_end();
 
+	if (o->command) {
+		out_begin_table("CPU time per run (s, mean; from wait4)",
+				OUT_COLS, "");
+		for (int m = 0; m < 2; m++) {
+			out_begin_object(bench_mode_name[m], OUT_PLAIN);
+			out_real("user", results_mean(b, (enum bench_mode)m,
+						      "user_s"), SIG);
+			out_real("system", results_mean(b, (enum bench_mode)m,
+							 "sys_s"), SIG);
+			out_real("total", results_mean(b, (enum bench_mode)m,
+						       "cpu_s"), SIG);
+			out_end();
+		}
+		out_end();
+	}
 	out_begin_object("counters per run (mean; *_max: largest)",
 			 OUT_PLAIN);
 	for (int i = 0; i < b->paths.n; i++) {
@@ -448,7 +502,9 @@ static void emit_text(const struct bench *b, const struct report *r)
 	}
 	out_end();
 
-	if (!isfinite(r->ratio.value))
+	if (!both)
+		snprintf(line, sizeof(line), "none (no measured run in a mode)");
+	else if (!isfinite(r->ratio.value))
 		snprintf(line, sizeof(line), "none (a run measured 0 or less)");
 	else
 		snprintf(line, sizeof(line), "%s; ratio of geometric means, "
@@ -469,42 +525,11 @@ static void emit_text(const struct bench *b, const struct report *r)
 	snprintf(line, sizeof(line), "U=%g, %s (two-sided, %s)", r->mw.u, p,
 		 r->mw.exact ? "exact given the ties" :
 		 "normal approximation with tie and continuity corrections");
-	out_string("Mann-Whitney", line);
+	out_string("Mann-Whitney", both ? line : "none");
 	out_string("verdict", r->verdict);
 }
 
 /* ---- plot -------------------------------------------------------------- */
-
-const char *bench_find_gnuplot(void)
-{
-	static char found[4096];
-	const char *path = getenv("PATH"), *end;
-	size_t len;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (; *path; path = *end ? end + 1 : end) {
-		end = strchrnul(path, ':');
-		len = (size_t)(end - path);
-		snprintf(found, sizeof(found), "%.*s/gnuplot",
-			 (int)(len ? len : 1), len ? path : ".");
-		if (access(found, X_OK) == 0)
-			return found;
-	}
-	return NULL;
-}
-
-/* gnuplot's single-quoted string: only the quote itself is special. */
-void bench_gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('\'', f);
-}
 
 /*
  * Every run as a point above its mode, spread sideways by a fixed
@@ -575,64 +600,194 @@ static void gp_script(FILE *f, const void *ctx)
 	      "lw 2 lc rgb 'black' title 'geometric mean'\n", f);
 }
 
-int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
-		  const void *ctx)
-{
-	const char *gp = bench_find_gnuplot(), *fmt = bench_plot_format(file);
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	int fds[2], status;
-	pid_t pid;
-	FILE *f;
+/* ---- exports ------------------------------------------------------------ */
 
-	if (!gp || !fmt) {
-		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
-		return 1;
+/* A CSV field: quoted when it must be (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
 	}
-	if (pipe2(fds, O_CLOEXEC)) {
-		abpath_error("pipe: %s", strerror(errno));
-		return 1;
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
 	}
-	pid = fork();
-	if (pid < 0) {
-		abpath_error("fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return 1;
+	fputc('"', f);
+}
+
+/* Markdown escapes only what would break a table cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
 	}
-	if (pid == 0) {
-		dup2(fds[0], STDIN_FILENO);
-		execl(gp, "gnuplot", (char *)NULL);
-		_exit(127);
+}
+
+static void write_markdown(FILE *f, const struct bench *b,
+			   const struct report *r)
+{
+	const struct bench_opts *o = b->o;
+	char v[6][32], p[32], ci[96], line[512];
+
+	fputc('`', f);
+	if (!o->command)
+		md_cell(f, b->workload_name);
+	for (int i = 0; i < o->nargs; i++) {
+		if (i || !o->command)
+			fputc(' ', f);
+		md_cell(f, o->args[i]);
 	}
-	close(fds[0]);
-	/* A gnuplot that dies early must give an error, not kill us. */
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
-	f = fdopen(fds[1], "w");
-	if (f) {
-		fputs("set encoding utf8\n", f);
-		if (!strcmp(fmt, "svg"))
-			fputs("set terminal svg size 720,480 dynamic font "
-			      "'sans,11' background rgb 'white'\n", f);
-		else
-			fputs("set terminal pngcairo size 720,480 font "
-			      "'sans,10' background rgb 'white'\n", f);
-		fputs("set output ", f);
-		bench_gp_quote(f, file);
+	fprintf(f, "`, path %s; %s (%s, %s is better)%s\n\n", o->path,
+		b->metric, b->unit, b->lower_is_better ? "lower" : "higher",
+		b->incomplete ? "; incomplete: interrupted" : "");
+	fprintf(f, "| mode | runs | geometric mean | 95%% CI | median | min | "
+		"max |%s\n|---|---:|---:|---:|---:|---:|---:|%s\n",
+		o->command ? " user s | sys s |" : "",
+		o->command ? "---:|---:|" : "");
+	for (int m = 0; m < 2; m++) {
+		const struct st_summary *s = &r->m[m].s;
+
+		fprintf(f, "| %s | %zu | %s | %s–%s | %s | %s | %s |",
+			bench_mode_name[m], s->n,
+			out_fmt_sig(v[0], sizeof(v[0]), s->gmean, SIG),
+			out_fmt_sig(v[1], sizeof(v[1]), s->g_lo, SIG),
+			out_fmt_sig(v[2], sizeof(v[2]), s->g_hi, SIG),
+			out_fmt_sig(v[3], sizeof(v[3]), s->median, SIG),
+			out_fmt_sig(v[4], sizeof(v[4]), s->min, SIG),
+			out_fmt_sig(v[5], sizeof(v[5]), s->max, SIG));
+		if (o->command)
+			fprintf(f, " %s | %s |",
+				out_fmt_sig(v[0], sizeof(v[0]),
+					    results_mean(b, (enum bench_mode)m,
+							 "user_s"), SIG),
+				out_fmt_sig(v[1], sizeof(v[1]),
+					    results_mean(b, (enum bench_mode)m,
+							 "sys_s"), SIG));
 		fputc('\n', f);
-		write(f, ctx);
-		fclose(f);
-	} else {
-		close(fds[1]);
 	}
-	sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	abpath_error("gnuplot (%s) could not write %s; see its messages "
-		     "above", gp, file);
-	return 1;
+	st_fmt_p(p, sizeof(p), r->mw.p);
+	fprintf(f, "\nlegacy/optimized %s (ratio of geometric means, Welch t "
+		"on the logs); Mann-Whitney %s.  **%s**\n",
+		fmt_ratio_ci(ci, sizeof(ci), r->ratio.value, r->ratio.lo,
+			     r->ratio.hi), p, r->verdict);
+	if (b->provenance)
+		fprintf(f, "\nMeasured on %s.\n",
+			bench_fmt_provenance(line, sizeof(line), b->provenance));
+}
+
+/*
+ * One row per run, warm-ups flagged: index, mode, warmup, the metric,
+ * the workload's numeric results (a command's CPU times), then every
+ * counter delta as PATH.COUNTER; empty where a run has none.
+ */
+static void write_csv(FILE *f, const struct bench *b)
+{
+	json_t *rcols = json_array(), *ccols = json_array(), *v, *per;
+	const char *key, *path;
+	size_t k;
+
+	for (int i = 0; i < b->done; i++) {
+		json_object_foreach(b->s[i].results, key, v) {
+			bool have = false;
+
+			if (!json_is_number(v))
+				continue;
+			json_array_foreach(rcols, k, per)
+				have |= !strcmp(json_string_value(per), key);
+			if (!have)
+				json_array_append_new(rcols, json_string(key));
+		}
+		json_object_foreach(b->s[i].counters, path, per) {
+			json_object_foreach(per, key, v) {
+				char name[256];
+				bool have = false;
+				json_t *c;
+				size_t j;
+
+				snprintf(name, sizeof(name), "%s.%s", path, key);
+				json_array_foreach(ccols, j, c)
+					have |= !strcmp(json_string_value(c), name);
+				if (!have)
+					json_array_append_new(ccols,
+							      json_string(name));
+			}
+		}
+	}
+	fputs("index,mode,warmup,", f);
+	csv_field(f, b->metric);
+	json_array_foreach(rcols, k, v) {
+		fputc(',', f);
+		csv_field(f, json_string_value(v));
+	}
+	json_array_foreach(ccols, k, v) {
+		fputc(',', f);
+		csv_field(f, json_string_value(v));
+	}
+	fputc('\n', f);
+	for (int i = 0; i < b->done; i++) {
+		const struct bench_sample *s = &b->s[i];
+
+		fprintf(f, "%d,%s,%d,%.15g", s->index, bench_mode_name[s->mode],
+			s->warmup, s->value);
+		json_array_foreach(rcols, k, v) {
+			json_t *x = json_object_get(s->results,
+						    json_string_value(v));
+
+			fputc(',', f);
+			if (json_is_integer(x))
+				fprintf(f, "%" JSON_INTEGER_FORMAT,
+					json_integer_value(x));
+			else if (json_is_number(x))
+				fprintf(f, "%.15g", json_number_value(x));
+		}
+		json_array_foreach(ccols, k, v) {
+			const char *name = json_string_value(v);
+			const char *dot = strrchr(name, '.');
+			char p[128];
+			json_t *x;
+
+			snprintf(p, sizeof(p), "%.*s", (int)(dot - name), name);
+			x = json_object_get(json_object_get(s->counters, p),
+					    dot + 1);
+			fputc(',', f);
+			if (json_is_integer(x))
+				fprintf(f, "%" JSON_INTEGER_FORMAT,
+					json_integer_value(x));
+		}
+		fputc('\n', f);
+	}
+	json_decref(rcols);
+	json_decref(ccols);
+}
+
+/* Write one export to file, "-" for standard output: 0, or 1 after a message. */
+static int export(const char *file, const struct bench *b,
+		  const struct report *r, bool csv)
+{
+	bool std = !strcmp(file, "-");
+	FILE *f = std ? stdout : fopen(file, "w");
+	int bad;
+
+	if (!f) {
+		abpath_error("cannot write %s: %s", file, strerror(errno));
+		return 1;
+	}
+	if (csv)
+		write_csv(f, b);
+	else
+		write_markdown(f, b, r);
+	bad = std ? fflush(f) == EOF || ferror(f) : ferror(f) | fclose(f);
+	if (bad) {
+		abpath_error("writing %s: %s", std ? "standard output" : file,
+			     strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 int bench_report(const struct bench *b)
@@ -662,6 +817,10 @@ int bench_report(const struct bench *b)
 
 		ret = bench_gnuplot(b->o->plot, gp_script, &ctx);
 	}
+	if (!ret && b->o->export_md)
+		ret = export(b->o->export_md, b, &r, false);
+	if (!ret && b->o->export_csv)
+		ret = export(b->o->export_csv, b, &r, true);
 out:
 	free(r.m[0].v);
 	free(r.m[1].v);

@@ -474,8 +474,7 @@ int bench_suite(const struct bench_opts *o)
 	sig = bench_stop_signal();
 	if (!ret && sig) {
 		fprintf(stderr, "abpath: suite: interrupted by %s after the "
-			"last run\n", sig == SIGINT ? "SIGINT" :
-			sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+			"last run\n", bench_signal_name(sig));
 		ret = 128 + sig;
 	}
 	json_object_set_new(sr.history, "complete", json_boolean(!ret));
@@ -505,5 +504,5 @@ int bench_suite(const struct bench_opts *o)
 	if (!ret && o->plot)
 		ret = suite_plot(sr.history, o->plot);
 	json_decref(sr.history);
-	return ret;
+	return sig && ret == 128 + sig ? bench_reraise(sig) : ret;
 }

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,8 @@
 #define BENCH_KILL_GRACE_S	10
 /* More output than this is not a workload report. */
 #define BENCH_MAX_OUTPUT	(16 << 20)
+/* Of a command's standard error, the start is kept for an error message. */
+#define BENCH_KEEP_STDERR	(64 << 10)
 
 const char *const bench_mode_name[2] = { "legacy", "optimized" };
 
@@ -160,6 +163,26 @@ void bench_signals_end(void)
 		signals_release();
 }
 
+const char *bench_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+	       sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+int bench_reraise(int sig)
+{
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
 int bench_stop_signal(void)
 {
 	/* Let a pending request in first, if the signals are still ours. */
@@ -273,6 +296,8 @@ struct buf {
 	char *p;
 	size_t n, cap;
 	int fd;		/* our end of the pipe, -1 once at EOF */
+	size_t max;	/* what is kept, at most */
+	bool discard;	/* past max: read on and drop (else an error) */
 };
 
 static double mono_now(void)
@@ -283,28 +308,43 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Reads what is there; returns -1 on error, 0 otherwise. */
+/*
+ * Reads what is there; returns -1 on error or past max (unless the buffer
+ * discards the excess), 0 otherwise.
+ */
 static int buf_fill(struct buf *b)
 {
+	char sink[4096], *dst;
+	size_t room;
 	ssize_t r;
 
 	while (b->fd >= 0) {
-		if (b->cap - b->n < 4096) {
-			size_t cap = b->cap ? 2 * b->cap : 8192;
-			char *p;
+		if (b->n + 1 >= b->max) {
+			if (!b->discard)
+				return -1;
+			dst = sink;
+			room = sizeof(sink);
+		} else {
+			if (b->cap - b->n < 4096 && b->cap < b->max) {
+				size_t cap = b->cap ? 2 * b->cap : 8192;
+				char *p;
 
-			if (cap > BENCH_MAX_OUTPUT)
-				return -1;
-			p = realloc(b->p, cap);
-			if (!p)
-				return -1;
-			b->p = p;
-			b->cap = cap;
+				cap = cap < b->max ? cap : b->max;
+				p = realloc(b->p, cap);
+				if (!p)
+					return -1;
+				b->p = p;
+				b->cap = cap;
+			}
+			dst = b->p + b->n;
+			room = b->cap - b->n - 1;
 		}
-		r = read(b->fd, b->p + b->n, b->cap - b->n - 1);
-		if (r > 0) {
+		r = read(b->fd, dst, room);
+		if (r > 0 && dst != sink) {
 			b->n += (size_t)r;
 			b->p[b->n] = '\0';
+		} else if (r > 0) {
+			continue;
 		} else if (r == 0) {
 			close(b->fd);
 			b->fd = -1;
@@ -317,42 +357,45 @@ static int buf_fill(struct buf *b)
 	return 0;
 }
 
-static void child_exec(const struct bench_opts *o, int out, int err)
+/* What to run: a workload, a command, or --prepare's shell. */
+struct child {
+	char *const *argv;
+	bool search;	/* look argv[0] up in $PATH (execvp) */
+	bool stdout_kept;	/* into out, else /dev/null */
+};
+
+static void child_exec(const struct child *c, int out, int err)
 {
-	char **argv = calloc((size_t)o->nargs + 3, sizeof(*argv));
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
 	/* A workload reading the terminal would stop a background bench. */
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
-	dup2(out, STDOUT_FILENO);
+	dup2(c->stdout_kept || null < 0 ? out : null, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
-	if (!argv)
-		_exit(127);
-	argv[0] = (char *)o->exe;
-	/* -j first: after the user's arguments it could follow a "--". */
-	argv[1] = "-j";
-	for (int i = 0; i < o->nargs; i++)
-		argv[i + 2] = o->args[i];
-	execv(o->exe, argv);
-	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", o->exe,
+	if (c->search)
+		execvp(c->argv[0], c->argv);
+	else
+		execv(c->argv[0], c->argv);
+	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", c->argv[0],
 		strerror(errno));
 	_exit(127);
 }
 
 /*
- * Run the workload once, collecting its stdout and stderr, until it
- * exits.  A stop request turns into SIGTERM (the workloads clean up on
- * it), then SIGKILL after a grace period or a second request.  Returns 0
- * with *status set, or 1 after an error message.
+ * Run c once, collecting its stdout and stderr, until it exits.  A stop
+ * request turns into SIGTERM (the workloads clean up on it), then SIGKILL
+ * after a grace period or a second request.  Returns 0 with *status, the
+ * child's rusage (its waited-for descendants included) and its wall time
+ * in seconds, or 1 after an error message.
  */
-static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
-		 int *status)
+static int spawn(const struct child *c, struct buf *out, struct buf *err,
+		 int *status, struct rusage *ru, double *wall)
 {
 	int po[2], pe[2], n, got;
 	bool term_sent = false, kill_sent = false;
-	double deadline = 0;
+	double deadline = 0, t0;
 	struct pollfd fds[2];
 	struct timespec ts;
 	pid_t pid;
@@ -367,6 +410,7 @@ static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
 		close(po[1]);
 		return 1;
 	}
+	t0 = mono_now();
 	pid = fork();
 	if (pid < 0) {
 		abpath_error("fork: %s", strerror(errno));
@@ -377,7 +421,7 @@ static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
 		return 1;
 	}
 	if (pid == 0)
-		child_exec(o, po[1], pe[1]);
+		child_exec(c, po[1], pe[1]);
 	close(po[1]);
 	close(pe[1]);
 	out->fd = po[0];
@@ -386,9 +430,11 @@ static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
 	fcntl(pe[0], F_SETFL, O_NONBLOCK);
 
 	for (;;) {
-		got = waitpid(pid, status, WNOHANG);
-		if (got == pid)
+		got = wait4(pid, status, WNOHANG, ru);
+		if (got == pid) {
+			*wall = mono_now() - t0;
 			break;
+		}
 		if (stop_sig && !term_sent) {
 			kill(pid, SIGTERM);
 			term_sent = true;
@@ -410,7 +456,7 @@ static int spawn(const struct bench_opts *o, struct buf *out, struct buf *err,
 			  &orig_mask) < 0 && errno != EINTR) {
 			abpath_error("ppoll: %s", strerror(errno));
 			kill(pid, SIGKILL);
-			waitpid(pid, status, 0);
+			wait4(pid, status, 0, ru);
 			return 1;
 		}
 		if (buf_fill(out) || buf_fill(err)) {
@@ -519,13 +565,6 @@ static const struct stat_entry *find_entry(const struct stat_set *s,
 	return NULL;
 }
 
-static bool is_max_counter(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n >= 4 && !strcmp(name + n - 4, "_max");
-}
-
 /*
  * {path: {counter: delta}} for the benched paths in the mode that ran.
  * A maximum (ns_max, any "*_max") is its value after the run: a
@@ -546,7 +585,7 @@ static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
 			if (strcmp(e->path, p->name[i]) || strcmp(e->mode, mode))
 				continue;
 			prev = find_entry(before, e);
-			if (is_max_counter(e->counter) || !prev)
+			if (bench_is_max_counter(e->counter) || !prev)
 				json_object_set_new(per, e->counter,
 						    json_integer((json_int_t)e->value));
 			else if (e->value >= prev->value)
@@ -561,25 +600,129 @@ static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
 	return all;
 }
 
-static int run_one(struct bench *b, int i)
+/*
+ * --prepare's command, in the mode of the run it prepares (it may warm a
+ * cache the run then finds): 0, or 1 after saying why.
+ */
+static int run_prepare(const struct bench *b, const char *what)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)b->o->prepare, NULL };
+	struct child c = { argv, false, false };
+	struct buf out = { .fd = -1, .max = 1, .discard = true };
+	struct buf err = { .fd = -1, .max = BENCH_KEEP_STDERR, .discard = true };
+	struct rusage ru;
+	double wall;
+	int ret, status;
+
+	ret = spawn(&c, &out, &err, &status, &ru, &wall);
+	if (!ret && !stop_sig && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		abpath_error("%s: --prepare '%s' %s %d; its standard error:",
+			     what, b->o->prepare,
+			     WIFEXITED(status) ? "exited with status"
+					       : "was killed by signal",
+			     WIFEXITED(status) ? WEXITSTATUS(status)
+					       : WTERMSIG(status));
+		show_stderr(err.p);
+		ret = 1;
+	}
+	free(out.p);
+	free(err.p);
+	return ret;
+}
+
+/*
+ * A command's measurement: the wall time is the metric; user and system
+ * time come from wait4, which counts the descendants the command waited
+ * for (sh -c's children included).
+ */
+static int take_times(struct bench *b, double wall, const struct rusage *ru,
+		      struct bench_sample *smp)
+{
+	double user = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6;
+	double sys = (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+
+	smp->value = wall;
+	smp->results = json_pack("{s:f, s:f, s:f, s:f, s:I}", "wall_s", wall,
+				 "user_s", user, "sys_s", sys,
+				 "cpu_s", user + sys, "max_rss_kb",
+				 (json_int_t)ru->ru_maxrss);
+	if (!b->metric) {
+		b->workload_name = strdup("command");
+		b->metric = strdup("wall");
+		b->unit = strdup("s");
+		b->lower_is_better = true;
+	}
+	if (!smp->results || !b->workload_name || !b->metric || !b->unit) {
+		abpath_error("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* "run 3 of 14 (optimized); last 1.23 ms, about 40 s left" */
+static void progress(const struct bench *b, const char *what, double spent)
+{
+	char last[32] = "", left[64] = "";
+
+	if (b->done) {
+		const struct bench_sample *s = &b->s[b->done - 1];
+		int runs = b->done;	/* runs end with a sample or the bench */
+		double eta = spent / runs * (b->total - runs);
+
+		out_fmt_sig(last, sizeof(last), s->value, 3);
+		snprintf(left, sizeof(left), eta < 90 ? "%.0f s" : "%.0f min",
+			 eta < 90 ? eta : eta / 60);
+		fprintf(stderr, "abpath: bench: %s; last %s%s%s, about %s "
+			"left\n", what, last, *b->unit ? " " : "", b->unit,
+			left);
+	} else {
+		fprintf(stderr, "abpath: bench: %s\n", what);
+	}
+}
+
+static int run_one(struct bench *b, int i, double spent)
 {
 	struct bench_sample *smp = &b->s[b->done];
 	struct stat_set before = { 0 }, after = { 0 };
-	struct buf out = { .fd = -1 }, err = { .fd = -1 };
+	struct buf out = { .fd = -1, .max = BENCH_MAX_OUTPUT };
+	struct buf err = { .fd = -1, .max = BENCH_MAX_OUTPUT };
 	enum bench_mode m = bench_order(i, b->o->warmup);
-	char what[256];
+	const struct bench_opts *o = b->o;
+	char what[256], **argv = NULL;
+	struct child c = { o->args, true, false };
+	const char *name = o->command ? o->args[0] : o->workload;
+	struct rusage ru;
+	double wall;
 	int ret, status;
 
 	snprintf(what, sizeof(what), "%s%srun %d of %d (%s%s)",
-		 b->o->label ? b->o->label : "", b->o->label ? ": " : "",
+		 o->label ? o->label : "", o->label ? ": " : "",
 		 i + 1, b->total, bench_mode_name[m],
-		 i < 2 * b->o->warmup ? ", warm-up" : "");
-	fprintf(stderr, "abpath: bench: %s\n", what);
+		 i < 2 * o->warmup ? ", warm-up" : "");
+	progress(b, what, spent);
+	if (o->command) {
+		/* Only its errors matter: the start is enough to show. */
+		err.max = BENCH_KEEP_STDERR;
+		err.discard = true;
+	} else {
+		/* -j first: after the user's arguments it could follow "--". */
+		argv = calloc((size_t)o->nargs + 3, sizeof(*argv));
+		if (!argv) {
+			abpath_error("out of memory");
+			return 1;
+		}
+		argv[0] = (char *)o->exe;
+		argv[1] = "-j";
+		memcpy(argv + 2, o->args, (size_t)o->nargs * sizeof(*argv));
+		c = (struct child){ argv, false, true };
+	}
 	ret = set_mode(&b->paths, m);
-	if (!ret)
+	if (!ret && o->prepare)
+		ret = run_prepare(b, what);
+	if (!ret && !stop_sig)
 		ret = stats_read(&before);
-	if (!ret)
-		ret = spawn(b->o, &out, &err, &status);
+	if (!ret && !stop_sig)
+		ret = spawn(&c, &out, &err, &status, &ru, &wall);
 	/*
 	 * Ctrl-C reaches the workload too; if it died of it before our own
 	 * signal got in, this is an interruption, not a failed run.
@@ -592,7 +735,7 @@ static int run_one(struct bench *b, int i)
 		goto out;
 	if (WIFSIGNALED(status)) {
 		abpath_error("%s: %s was killed by signal %d (%s); its "
-			     "standard error:", what, b->o->workload,
+			     "standard error:", what, name,
 			     WTERMSIG(status), strsignal(WTERMSIG(status)));
 		show_stderr(err.p);
 		ret = 1;
@@ -600,26 +743,31 @@ static int run_one(struct bench *b, int i)
 	}
 	if (WEXITSTATUS(status)) {
 		abpath_error("%s: %s exited with status %d; its standard "
-			     "error:", what, b->o->workload, WEXITSTATUS(status));
+			     "error:", what, name, WEXITSTATUS(status));
 		show_stderr(err.p);
 		ret = 1;
 		goto out;
 	}
-	ret = take_report(b, what, &out, &err, smp);
+	if (o->command) {
+		ret = take_times(b, wall, &ru, smp);
+	} else {
+		ret = take_report(b, what, &out, &err, smp);
+		/* A successful run's warnings still belong to the user. */
+		if (!ret && err.n)
+			fputs(err.p, stderr);
+	}
 	if (ret)
 		goto out;
-	/* A successful run's warnings still belong to the user. */
-	if (err.n)
-		fputs(err.p, stderr);
 	smp->index = i + 1;
 	smp->mode = m;
-	smp->warmup = i < 2 * b->o->warmup;
+	smp->warmup = i < 2 * o->warmup;
 	smp->counters = counter_deltas(&b->paths, bench_mode_name[m], &before,
 				       &after);
 	b->done++;
 out:
 	stats_free(&before);
 	stats_free(&after);
+	free(argv);
 	free(out.p);
 	free(err.p);
 	return ret;
@@ -674,6 +822,7 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 int bench_collect(struct bench *b)
 {
 	static bool atexit_armed;
+	double t0 = mono_now();
 	int ret, i;
 
 	bench_signals_begin();
@@ -684,7 +833,7 @@ int bench_collect(struct bench *b)
 		signals_poll();
 		if (stop_sig)
 			break;
-		ret = run_one(b, i);
+		ret = run_one(b, i, mono_now() - t0);
 		if (stop_sig)
 			break;
 	}
@@ -693,14 +842,14 @@ int bench_collect(struct bench *b)
 
 	if (stop_sig) {
 		fprintf(stderr, "abpath: bench: interrupted by %s in %s%srun %d "
-			"of %d", stop_sig == SIGINT ? "SIGINT" :
-			stop_sig == SIGTERM ? "SIGTERM" : "SIGHUP",
-			b->o->label ? b->o->label : "", b->o->label ? ", " : "",
+			"of %d", bench_signal_name(stop_sig), b->o->label ? b->o->label : "", b->o->label ? ", " : "",
 			i < b->total ? i + 1 : b->total, b->total);
 		for (int k = 0; k < orig.n && !b->restore_err; k++)
 			fprintf(stderr, "%s %s to %s", k ? "," : "; restored",
 				orig.path[k], orig.mode[k]);
 		fputc('\n', stderr);
+		b->stop_sig = stop_sig;
+		b->incomplete = true;
 		ret = 128 + stop_sig;
 	}
 	return ret;
@@ -709,7 +858,7 @@ int bench_collect(struct bench *b)
 int bench_run(const struct bench_opts *o)
 {
 	struct bench b;
-	int ret;
+	int ret, sig;
 
 	if (o->plot && !bench_find_gnuplot()) {
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
@@ -718,10 +867,15 @@ int bench_run(const struct bench_opts *o)
 	ret = bench_prepare(&b, o);
 	if (!ret)
 		ret = bench_collect(&b);
-	if (!ret)
-		ret = bench_report(&b);
+	/* Interrupted: what ran is still worth seeing, marked incomplete. */
+	if (!ret || (b.stop_sig && b.done)) {
+		int rep = bench_report(&b);
+
+		ret = ret ? ret : rep;
+	}
 	if (!ret)
 		ret = b.restore_err;
+	sig = b.stop_sig;
 	bench_free(&b);
-	return ret;
+	return sig ? bench_reraise(sig) : ret;
 }

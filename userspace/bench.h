@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "control.h"
 
@@ -31,8 +32,16 @@ struct bench_opts {
 	bool runs_given, warmup_given;
 	bool json;
 	const char *plot;	/* NULL, or a .svg/.png file */
-	char **args;		/* after "--", for the workload */
+	char **args;		/* after "--", for the workload (NULL-ended) */
 	int nargs;
+	/*
+	 * No WORKLOAD: args is a command, timed by the wall clock and wait4's
+	 * rusage, its output discarded (abpath bench --path P -- CMD).
+	 */
+	bool command;
+	const char *prepare;	/* --prepare CMD: sh -c CMD before each run */
+	const char *export_md;	/* --export-markdown FILE: the summary */
+	const char *export_csv;	/* --export-csv FILE: one row per run */
 	const char *label;	/* NULL, or prefixed to the progress lines */
 	/* The other forms of the command. */
 	const char *from;	/* --from FILE: re-report, run nothing */
@@ -66,17 +75,25 @@ struct bench {
 	char *workload_name, *metric, *unit;
 	bool lower_is_better;
 	int restore_err;		/* 1 if a mode could not be restored */
+	int stop_sig;			/* the signal that interrupted, or 0 */
+	bool incomplete;		/* interrupted, here or in the file */
 	struct json_t *provenance;	/* bench_provenance(), or the file's */
 };
 
 /* bench-cli.c: bench's options (abpath.c parses them), for getopt_long. */
-extern const struct option bench_options[];
+const struct option *bench_long_options(void);
+const char *bench_short_options(void);
 /* Index of the "--" that starts the workload's arguments, or argc. */
 int bench_find_dashdash(int argc, char **argv);
 /* Synopsis (after "abpath bench "), summary and help of the command. */
 extern const char bench_synopsis[], bench_summary[], bench_help[];
-/* Takes --from, --suite, --quick, --out (getopt's opt); false if not one. */
+/*
+ * Takes --from, --suite, --quick, --out, --prepare and the exports
+ * (getopt's opt); false if not one of them.
+ */
 bool bench_form_option(struct bench_opts *o, int opt, char *arg);
+/* Values every form checks: NULL, or the usage error. */
+const char *bench_check_values(const struct bench_opts *o);
 /*
  * With --from or --suite: NULL, or the usage error (operands: words
  * before "--" that are not options; dashdash: a "--" was given).
@@ -112,8 +129,28 @@ void bench_free(struct bench *b);
 void bench_signals_begin(void);
 void bench_signals_end(void);
 int bench_stop_signal(void);
+/* "SIGINT", "SIGTERM" or "SIGHUP": the ones bench stops on. */
+const char *bench_signal_name(int sig);
 
-/* bench-report.c: print the result (text or JSON), draw the plot. */
+/*
+ * After reporting an interrupted bench: die of the same signal, so that
+ * the shell around abpath sees it (a loop stops on Ctrl-C, not on exit
+ * 130).  Returns 128 + sig only if the signal cannot kill us.
+ */
+int bench_reraise(int sig);
+
+/* A counter whose value is a maximum, not a count: no delta, no mean. */
+static inline bool bench_is_max_counter(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 4 && !strcmp(name + n - 4, "_max");
+}
+
+/*
+ * bench-report.c: print the result (text or JSON), draw the plot, write
+ * the exports.
+ */
 int bench_report(const struct bench *b);
 /* The result as 'abpath bench -j' prints it, or NULL (message given). */
 struct json_t *bench_json(const struct bench *b);
@@ -142,6 +179,8 @@ void bench_gp_quote(FILE *f, const char *s);
  * time (UTC, ISO 8601)}; NULL if out of memory.
  */
 struct json_t *bench_provenance(void);
+/* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
+char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
 int bench_from(const struct bench_opts *o);
 /* Fill b and o from a bench JSON object (borrowed: keep j alive). */
 int bench_load(struct json_t *j, const char *what, struct bench *b,

@@ -382,6 +382,9 @@ int ctl_explain(const char *file, int err, bool needs_debugfs)
 		abpath_error("%s: %s", file, strerror(-err));
 		return 1;
 	}
+	/* Without the module there is nothing to mount or read: say that. */
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
 	if (needs_debugfs) {
 		switch (ctl_debugfs_state()) {
 		case DEBUGFS_NO_ACCESS:

@@ -85,6 +85,16 @@ setup() {
 	[[ $stderr == *"not loaded; load it with 'abpath load' or 'modprobe abpath'" ]]
 }
 
+@test "stats without the module and without debugfs names the module first" {
+	fake_kernel
+	rm -r "$FAKE/sys/kernel/debug"
+	mkdir "$FAKE/sys/kernel/debug"
+	run -1 --separate-stderr "$ABPATH" stats
+	assert_equal "$stderr" "abpath: error: module abpath is not loaded; load it with 'abpath load' or 'modprobe abpath'"
+	run -1 --separate-stderr "$ABPATH" reset
+	assert_equal "$stderr" "abpath: error: module abpath is not loaded; load it with 'abpath load' or 'modprobe abpath'"
+}
+
 @test "stats as a user says run as root" {
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
 	fake_module

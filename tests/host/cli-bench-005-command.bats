@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# abpath bench on any command (--path P -- CMD) against the fake tree:
+# wall time as the metric, CPU times from wait4, counters, --prepare, the
+# exports, the errors, and Ctrl-C: a partial report, then death by the
+# same signal so that a shell loop around abpath stops.
+
+bats_require_minimum_version 1.5.0
+load cli-helper
+
+setup() {
+	cli_setup
+	fake_module
+	fake_bench_tree
+	STATE=$FAKE/sys/kernel/debug
+}
+
+jq_ok() { # FILTER: true on $output
+	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
+}
+
+mode_of() {
+	local m
+	m=$(<"$ABPATH_SYSFS/$1/mode")
+	case $m in
+	*'[legacy]'*) echo legacy ;;
+	*'[optimized]'*) echo optimized ;;
+	*) echo "$m" ;;
+	esac
+}
+
+# A command that sleeps 0.2 s in legacy mode and 0.05 s in optimized,
+# reading the fake mode file as the fake workload does.
+SLOWER='case $(cat "$ABPATH_SYSFS/exit_reparent/mode") in *legacy*) sleep 0.2 ;; *) sleep 0.05 ;; esac'
+
+@test "command: wall time is the metric, CPU times and counters per run" {
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 4 \
+		--warmup 0 -j -- sh -c "echo NOISE_\$((6 * 7)); $SLOWER"
+	jq_ok '.workload == "command" and .command == true and
+		.args[0:2] == ["sh", "-c"] and .metric == "wall" and
+		.unit == "s" and .lower_is_better and .complete and
+		(.samples | length == 8)'
+	# Every run: the value is the wall time, CPU times add up.
+	jq_ok 'all(.samples[]; .value == .results.wall_s and
+		.results.user_s >= 0 and .results.sys_s >= 0 and
+		((.results.cpu_s - .results.user_s - .results.sys_s) | fabs) < 1e-9 and
+		.results.max_rss_kb > 0 and .counters.exit_reparent.calls == 0)'
+	# The sleeps are what the wall clock saw; sleeping costs no CPU.
+	jq_ok 'all(.samples[] | select(.mode == "legacy"); .value >= 0.2)'
+	jq_ok 'all(.samples[] | select(.mode == "optimized");
+		.value >= 0.05 and .value < 0.2)'
+	jq_ok 'all(.samples[]; .results.cpu_s < .results.wall_s)'
+	jq_ok '.summary.legacy.cpu_mean | has("user_s") and has("sys_s") and has("cpu_s")'
+	jq_ok '.summary.ratio.value > 1.5 and .summary.ratio.ci95[0] > 1'
+	jq_ok '.summary.verdict | startswith("legacy is ")'
+	# The command's standard output never reaches ours.
+	refute_output --partial NOISE_42
+	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "command: CPU time is the command's and its children's" {
+	run -0 --separate-stderr "$ABPATH" bench --path group_cputime --runs 2 \
+		--warmup 0 -j -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
+	# A busy loop of about 0.1 s of CPU (a sleep costs under 0.01 s);
+	# not a share of the wall time, which a loaded host stretches.
+	jq_ok 'all(.samples[]; .results.cpu_s > 0.03)'
+}
+
+@test "command: the text report names the command and shows CPU times" {
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -- sh -c 'exit 0'
+	assert_line --regexp '^command: +sh -c exit 0$'
+	assert_line --regexp '^metric: +wall \(s, lower is better\)$'
+	assert_line --partial 'CPU time per run (s, mean; from wait4)'
+	assert_line --regexp '^ +user '
+	assert_line --regexp '^ +total '
+}
+
+@test "command: needs --path, a command, and an existing workload name" {
+	run -2 "$ABPATH" bench -- true
+	assert_output --partial 'a command needs --path: abpath cannot tell which path it exercises'
+	run -2 "$ABPATH" bench --path exit_reparent --
+	assert_output --partial "no command after '--'"
+	run -2 "$ABPATH" bench
+	assert_output --partial 'or time a command: abpath bench --path P -- CMD'
+	run -2 "$ABPATH" bench nope
+	assert_line --index 0 "abpath: unknown workload 'nope'; see 'abpath workloads'"
+	run -2 "$ABPATH" bench --path nope -- true
+	assert_line --index 0 --partial "abpath: unknown path 'nope'; valid paths: "
+	run -2 "$ABPATH" bench --path exit_reparent --prepare '' -- true
+	assert_output --partial '--prepare needs a command'
+	run -2 "$ABPATH" bench --path exit_reparent --export-csv '' -- true
+	assert_output --partial 'need a file name'
+}
+
+@test "command: a failing command stops the bench and shows its stderr" {
+	echo legacy >"$ABPATH_SYSFS/exit_reparent/mode"
+	run -1 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		-- sh -c 'echo it broke >&2; exit 3'
+	assert_equal "${lines[*]}" ""
+	[[ $stderr == *"run 1 of 6 (legacy, warm-up): sh exited with status 3; its standard error:"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr == *"  it broke"* ]] || fail "stderr: $stderr"
+	assert_equal "$(mode_of exit_reparent)" legacy
+	run -1 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 -- no-such-command-x
+	[[ $stderr == *"no-such-command-x exited with status 127"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"cannot execute no-such-command-x: No such file or directory"* ]] ||
+		fail "stderr: $stderr"
+}
+
+@test "--prepare runs before every run, untimed; a failing one stops the bench" {
+	log=$BATS_TEST_TMPDIR/prepared
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 -j \
+		--prepare "echo \"\$(cat \"\$ABPATH_SYSFS/exit_reparent/mode\")\" >>'$log'; sleep 0.3" -- true
+	# 2 warm-ups and 4 measured runs, each prepared in its own mode.
+	assert_equal "$(wc -l <"$log")" 6 || fail "stderr: $stderr"
+	assert_equal "$(grep -c legacy "$log")" 3
+	jq_ok '.prepare | startswith("echo ")'
+	jq_ok 'all(.samples[]; .value < 0.3)'
+	run -1 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--prepare 'echo cannot >&2; false' -- true
+	[[ $stderr == *"run 1 of 6 (legacy, warm-up): --prepare 'echo cannot >&2; false' exited with status 1; its standard error:"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr == *"  cannot"* ]] || fail "stderr: $stderr"
+	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "exports: Markdown summary and one CSV row per run, also from --from" {
+	md=$BATS_TEST_TMPDIR/b.md csv=$BATS_TEST_TMPDIR/b.csv
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 1 -j --export-markdown "$md" --export-csv "$csv" -- sh -c "$SLOWER"
+	json=$output
+	run -0 head -1 "$csv"
+	assert_output --regexp '^index,mode,warmup,wall,wall_s,user_s,sys_s,cpu_s,max_rss_kb,exit_reparent\.calls,'
+	assert_equal "$(wc -l <"$csv")" 7
+	run -0 sed -n 2p "$csv"
+	assert_output --regexp '^1,legacy,1,0\.[0-9]+,0\.[0-9]+,'
+	# The CSV's values are the JSON's, every digit.
+	assert_equal "$(cut -d, -f4 "$csv" | tail -n +2 | paste -sd' ')" \
+		"$(jq -r '[.samples[].value | tostring] | join(" ")' <<<"$json")"
+	run -0 cat "$md"
+	assert_line --index 0 --regexp '^`sh -c .*`, path exit_reparent; wall \(s, lower is better\)$'
+	assert_line --regexp '^\| mode \| runs \| geometric mean \| 95% CI \| median \| min \| max \| user s \| sys s \|$'
+	assert_line --regexp '^\| legacy \| 2 \| 0\.2[0-9]* \| '
+	assert_line --partial 'inconclusive: 2 legacy and 2 optimized runs cannot reach p < 0.05'
+	assert_line --regexp '^Measured on kernel .*, abpath [0-9.]+\.$'
+	# --from writes the same exports from the saved result.
+	echo "$json" >"$BATS_TEST_TMPDIR/b.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/b.json" \
+		--export-csv "$BATS_TEST_TMPDIR/c.csv" --export-markdown "$BATS_TEST_TMPDIR/c.md"
+	run -0 diff "$csv" "$BATS_TEST_TMPDIR/c.csv"
+	run -0 diff "$md" "$BATS_TEST_TMPDIR/c.md"
+	run -2 "$ABPATH" bench --suite history --export-csv x.csv
+	assert_output --partial 'do not apply to --suite'
+}
+
+@test "progress lines show the last value and the time left" {
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 -- sleep 0.1
+	[[ $stderr == *"abpath: bench: run 1 of 6 (legacy, warm-up)"$'\n'* ]] || fail "stderr: $stderr"
+	[[ $stderr =~ "run 2 of 6 (optimized, warm-up); last 0.1"[0-9]*" s, about "[0-9]+" s left" ]] ||
+		fail "stderr: $stderr"
+}
+
+@test "Ctrl-C: the runs so far, complete false, then death by SIGINT stops a shell loop" {
+	echo legacy >"$ABPATH_SYSFS/exit_reparent/mode"
+	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+	# Job control: the loop gets its own process group, which a terminal's
+	# Ctrl-C would signal as a whole.
+	set -m
+	bash -c 'for i in 1 2 3; do
+			"$1" bench --path exit_reparent --runs 4 --warmup 0 -j -- sleep 0.3
+			echo "loop went on after $i"
+		done' _ "$ABPATH" >"$out" 2>"$err" &
+	pid=$!
+	set +m
+	for _ in $(seq 100); do
+		grep -q 'run 3 of 8' "$err" && break
+		sleep 0.1
+	done
+	grep -q 'run 3 of 8' "$err" || fail "the bench never reached run 3: $(cat "$err")"
+	kill -INT -- -"$pid"
+	status=0
+	wait "$pid" || status=$?
+	# bash dies of SIGINT too, since abpath did: 128 + 2.
+	[ "$status" -eq 130 ] || fail "the loop exited with $status: $(cat "$err")"
+	run -0 cat "$out"
+	refute_output --partial 'loop went on'
+	run -0 jq -c '[.complete, (.samples | length >= 2), .summary.verdict]' "$out"
+	assert_output --regexp '^\[false,true,"inconclusive: '
+	grep -q 'abpath: bench: interrupted by SIGINT in run 3 of 8; restored exit_reparent to legacy' "$err" ||
+		fail "stderr: $(cat "$err")"
+	assert_equal "$(mode_of exit_reparent)" legacy
+}
