@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abpath bench's command line: its options, the "--" that hands the rest
- * to the workload, its help, and the checks of the forms that run no
- * workload given on the command line (--from, --suite).  abpath.c parses
- * with these and reports the usage errors.
+ * to the workload, its help, the checks of the forms that run no
+ * workload given on the command line (--from, --suite), and bench_run(),
+ * which ties the runs (bench.c) to the report (bench-report.c).  abpath.c
+ * parses with these and reports the usage errors.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "output.h"
 
 /*
  * bench's options, once: getopt_long's table, its optstring and the
@@ -240,4 +242,31 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 		return msg;
 	}
 	return NULL;
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+int bench_run(const struct bench_opts *o)
+{
+	struct bench b;
+	int ret, sig;
+
+	if (o->plot && !bench_find_gnuplot()) {
+		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
+		return 1;
+	}
+	ret = bench_prepare(&b, o);
+	if (!ret)
+		ret = bench_collect(&b);
+	/* Interrupted: what ran is still worth seeing, marked incomplete. */
+	if (!ret || (b.stop_sig && b.done)) {
+		int rep = bench_report(&b);
+
+		ret = ret ? ret : rep;
+	}
+	if (!ret)
+		ret = b.restore_err;
+	sig = b.stop_sig;
+	bench_free(&b);
+	return sig ? bench_reraise(sig) : ret;
 }

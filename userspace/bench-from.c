@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -40,23 +38,6 @@ static int bad(const char *what, const char *why)
 #define ABPATH_VERSION "0.0.0"
 #endif
 
-json_t *bench_provenance(void)
-{
-	char when[32] = "";
-	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (uname(&u))
-		u.release[0] = u.nodename[0] = '\0';
-	if (gmtime_r(&now, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_pack("{s:s, s:s, s:I, s:s, s:s}",
-			 "abpath_version", ABPATH_VERSION,
-			 "kernel", u.release,
-			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
-			 "host", u.nodename, "time", when);
-}
 
 /*
  * 0 if j is of a schema this abpath reads, else 1 after the error.  A
@@ -255,17 +236,6 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 	return ret;
 }
 
-char *bench_fmt_provenance(char *buf, size_t len, json_t *pv)
-{
-	snprintf(buf, len, "kernel %s, %" JSON_INTEGER_FORMAT " CPUs, host %s, "
-		 "%s, abpath %s",
-		 json_string_value(json_object_get(pv, "kernel")) ?: "?",
-		 json_integer_value(json_object_get(pv, "cpus")),
-		 json_string_value(json_object_get(pv, "host")) ?: "?",
-		 json_string_value(json_object_get(pv, "time")) ?: "?",
-		 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
-	return buf;
-}
 
 int bench_from(const struct bench_opts *o)
 {

@@ -107,3 +107,16 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 		     "above", gp, file);
 	return 1;
 }
+
+const char *bench_plot_format(const char *file)
+{
+	const char *dot = strrchr(file, '.');
+
+	if (!dot || dot == file || dot[-1] == '/')
+		return NULL;
+	if (!strcmp(dot, ".svg"))
+		return "svg";
+	if (!strcmp(dot, ".png"))
+		return "png";
+	return NULL;
+}

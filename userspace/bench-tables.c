@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "bench-suite.h"
+#include "bench-experiments.h"
 #include "output.h"
 #include "statistics.h"
 

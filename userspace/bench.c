@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,9 @@
 #include "output.h"
 #include "stats.h"
 
+#ifndef ABPATH_VERSION
+#define ABPATH_VERSION "0.0.0"
+#endif
 #ifndef ABPATH_WORKLOAD_DIR
 #define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
 #endif
@@ -70,19 +74,6 @@ const char *bench_default_path(const char *workload)
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(map[i].workload, base))
 			return map[i].path;
-	return NULL;
-}
-
-const char *bench_plot_format(const char *file)
-{
-	const char *dot = strrchr(file, '.');
-
-	if (!dot || dot == file || dot[-1] == '/')
-		return NULL;
-	if (!strcmp(dot, ".svg"))
-		return "svg";
-	if (!strcmp(dot, ".png"))
-		return "png";
 	return NULL;
 }
 
@@ -189,6 +180,38 @@ int bench_stop_signal(void)
 	if (sig_depth)
 		signals_poll();
 	return stop_sig;
+}
+
+/* ---- provenance ---------------------------------------------------- */
+
+json_t *bench_provenance(void)
+{
+	char when[32] = "";
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (uname(&u))
+		u.release[0] = u.nodename[0] = '\0';
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_pack("{s:s, s:s, s:I, s:s, s:s}",
+			 "abpath_version", ABPATH_VERSION,
+			 "kernel", u.release,
+			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
+			 "host", u.nodename, "time", when);
+}
+
+char *bench_fmt_provenance(char *buf, size_t len, json_t *pv)
+{
+	snprintf(buf, len, "kernel %s, %" JSON_INTEGER_FORMAT " CPUs, host %s, "
+		 "%s, abpath %s",
+		 json_string_value(json_object_get(pv, "kernel")) ?: "?",
+		 json_integer_value(json_object_get(pv, "cpus")),
+		 json_string_value(json_object_get(pv, "host")) ?: "?",
+		 json_string_value(json_object_get(pv, "time")) ?: "?",
+		 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
+	return buf;
 }
 
 /* ---- modes ------------------------------------------------------------- */
@@ -853,29 +876,4 @@ int bench_collect(struct bench *b)
 		ret = 128 + stop_sig;
 	}
 	return ret;
-}
-
-int bench_run(const struct bench_opts *o)
-{
-	struct bench b;
-	int ret, sig;
-
-	if (o->plot && !bench_find_gnuplot()) {
-		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
-		return 1;
-	}
-	ret = bench_prepare(&b, o);
-	if (!ret)
-		ret = bench_collect(&b);
-	/* Interrupted: what ran is still worth seeing, marked incomplete. */
-	if (!ret || (b.stop_sig && b.done)) {
-		int rep = bench_report(&b);
-
-		ret = ret ? ret : rep;
-	}
-	if (!ret)
-		ret = b.restore_err;
-	sig = b.stop_sig;
-	bench_free(&b);
-	return sig ? bench_reraise(sig) : ret;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * abpath bench: run a workload alternately in legacy and optimized mode
- * (bench.c) and report the comparison (bench-report.c); re-report a saved
- * result (bench-from.c); run the historical experiments as sweeps of
+ * abpath bench: run a workload or a command alternately in legacy and
+ * optimized mode (bench.c) and report the comparison (bench-report.c,
+ * plots through bench-plot.c); re-report a saved result (bench-from.c);
+ * run the historical experiments (bench-experiments.c) as sweeps of
  * bench points (bench-suite.c) and print them as Markdown tables and
- * plots (bench-tables.c).  abpath.c parses the command line and catches
- * the usage errors; everything after that is here.
+ * plots (bench-tables.c).  bench-cli.c holds the options and bench_run();
+ * abpath.c parses the command line and catches the usage errors.  No two
+ * of these files depend on each other both ways.
  */
 #ifndef ABPATH_BENCH_H
 #define ABPATH_BENCH_H
@@ -110,7 +112,10 @@ const char *bench_plot_format(const char *file);
 /* The mode of run i (0-based): warm-ups, then measured, each ABBA. */
 enum bench_mode bench_order(int i, int warmup_per_mode);
 
-/* Runs everything; returns the exit code (0, 1, or 128 + signal). */
+/*
+ * bench-cli.c: runs everything and returns the exit code (0 or 1); after
+ * a stop signal it reports and then dies of that signal.
+ */
 int bench_run(const struct bench_opts *o);
 /*
  * The pieces of bench_run(), for the suite.  bench_prepare() checks the
@@ -119,6 +124,13 @@ int bench_run(const struct bench_opts *o);
  * signal; bench_free() releases what either allocated.
  */
 int bench_prepare(struct bench *b, const struct bench_opts *o);
+/*
+ * Where and when the runs were made: {abpath_version, kernel, cpus, host,
+ * time (UTC, ISO 8601)}; NULL if out of memory.
+ */
+struct json_t *bench_provenance(void);
+/* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
+char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
 int bench_collect(struct bench *b);
 void bench_free(struct bench *b);
 /*
@@ -154,6 +166,8 @@ static inline bool bench_is_max_counter(const char *name)
 int bench_report(const struct bench *b);
 /* The result as 'abpath bench -j' prints it, or NULL (message given). */
 struct json_t *bench_json(const struct bench *b);
+
+/* bench-plot.c: gnuplot for a bench and for a suite. */
 /* gnuplot's location, or NULL: checked before a long bench, not after. */
 const char *bench_find_gnuplot(void);
 /*
@@ -174,13 +188,6 @@ void bench_gp_quote(FILE *f, const char *s);
 #define BENCH_SCHEMA	"abpath-bench/2"
 
 /* bench-from.c: abpath bench --from FILE (a bench or a suite result). */
-/*
- * Where and when the runs were made: {abpath_version, kernel, cpus, host,
- * time (UTC, ISO 8601)}; NULL if out of memory.
- */
-struct json_t *bench_provenance(void);
-/* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
-char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
 int bench_from(const struct bench_opts *o);
 /* Fill b and o from a bench JSON object (borrowed: keep j alive). */
 int bench_load(struct json_t *j, const char *what, struct bench *b,

@@ -2,10 +2,11 @@
 /*
  * The experiments of 'abpath bench --suite history' (bench-suite.c runs
  * them) and how each one is shown (bench-tables.c prints the Markdown
- * tables and plots), in one table: suite_history[] in bench-suite.c.
+ * tables and plots), in one table: suite_history[] in
+ * bench-experiments.c.
  */
-#ifndef ABPATH_BENCH_SUITE_H
-#define ABPATH_BENCH_SUITE_H
+#ifndef ABPATH_BENCH_EXPERIMENTS_H
+#define ABPATH_BENCH_EXPERIMENTS_H
 
 #include <stdbool.h>
 

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The experiments of 'abpath bench --suite history': what each one runs
+ * (bench-suite.c) and how it is shown (bench-tables.c), in one table, so
+ * that the runner and the tables read the same definitions and neither
+ * depends on the other.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench-experiments.h"
+
+#define L BENCH_LEGACY
+#define O BENCH_OPTIMIZED
+#define VALUE { SM_VALUE, NULL, NULL }
+#define COUNTERS(a, b) { SM_COUNTERS, a, b }
+#define RATIO_CI(m) { "legacy/optimized [95% CI]", SC_RATIO_CI, 0, m }
+#define P(m) { "p", SC_P, 0, m }
+
+/*
+ * The experiments, their historical sources and their tables.  The
+ * tables hold our numbers; .published quotes the source's own figures
+ * (../shared/history-figures.md has them with their sources), so that a
+ * reader sees how close the reproduction comes.
+ */
+const struct suite_exp suite_history[] = {
+	{
+		.id = "exit_reparent", .path = "exit_reparent",
+		.workload = "forkexit",
+		.title = "fork+exit latency vs idle tasks",
+		.reproduces = "Ingo Molnar's \"O(1) sys_exit()\" (2.5.31, "
+			"2002): lat_proc fork+exit grew with the number of "
+			"tasks before, flat after.",
+		.published = "Ingo Molnar, \"[patch] O(1) sys_exit(), "
+			"threading, scalable-exit-2.5.31-A6\" (LKML, 19 Aug "
+			"2002), 525 MHz PIII, lat_proc fork+exit: before/after "
+			"1.13, 1.36, 1.80, 2.38 at 200, 1000, 2000, 4000 "
+			"tasks (743, 923, 1153, 1622 µs before; 657, 681, "
+			"641, 683 after).",
+		.note = "µs: per fork+exit+wait (the workload's value). "
+			"Tasks scanned/call: Δtasks_scanned/Δcalls of "
+			"exit_reparent over the legacy runs.",
+		.metric = "fork_exit_latency", .unit = "us",
+		.lower_is_better = true, .primary = VALUE,
+		.param_name = "idle tasks", .numeric = true,
+		.params = { "200", "1000", "2000", "4000" },
+		.quick_params = { "200", "1000" },
+		.args = "-N @ -i 300", .quick_args = "-N @ -i 100",
+		.cols = {
+			{ "legacy µs", SC_GMEAN, L, VALUE },
+			{ "optimized µs", SC_GMEAN, O, VALUE },
+			RATIO_CI(VALUE), P(VALUE),
+			{ "legacy tasks scanned/call", SC_PER_CALL, L,
+			  COUNTERS("tasks_scanned", "calls") },
+		},
+	},
+	{
+		.id = "timer_fastpath", .path = "timer_fastpath",
+		.workload = "itimer-threads",
+		.title = "tick cost with a process-wide ITIMER_PROF vs threads",
+		.reproduces = "commit f06febc96ba8 \"timers: fix itimer/many "
+			"thread hang\" (2.6.28, bug 9906): the 2.6.27 tick "
+			"took the slow path (sum every thread, rebalance "
+			"every thread's share) whenever a thread's share of "
+			"the process timer ran out, which with many threads "
+			"and a short interval is every tick.",
+		.published = "No timing table was published with the fix. "
+			"Bug 9906: with ITIMER_PROF and NPTL the system hangs "
+			"\"at somewhere between 4000 and 4500 threads\"; the "
+			"commit calls the old tick \"at least O(n*3)\".",
+		.note = "ns/armed tick: Δns_total/Δticks_armed of "
+			"timer_fastpath per run. Loops/s: the workload's "
+			"throughput (below 1: legacy does less work). Slow paths/armed tick: "
+			"Δslow_paths/Δticks_armed over the legacy runs (1: "
+			"every armed tick sums and rebalances every thread).",
+		.metric = "ns_per_armed_tick", .unit = "ns",
+		.lower_is_better = true,
+		.primary = COUNTERS("ns_total", "ticks_armed"),
+		.param_name = "threads", .numeric = true,
+		.params = { "16", "256", "1024", "4000" },
+		.quick_params = { "16", "256" },
+		.args = "-n @ -t 2 -I 10000 --no-check",
+		.quick_args = "-n @ -t 1 -I 10000 --no-check",
+		.cols = {
+			{ "legacy ns/armed tick", SC_GMEAN, L,
+			  COUNTERS("ns_total", "ticks_armed") },
+			{ "optimized ns/armed tick", SC_GMEAN, O,
+			  COUNTERS("ns_total", "ticks_armed") },
+			RATIO_CI(COUNTERS("ns_total", "ticks_armed")),
+			P(COUNTERS("ns_total", "ticks_armed")),
+			{ "loops/s legacy/optimized [95% CI]", SC_RATIO_CI, 0,
+			  VALUE },
+			{ "legacy slow paths/armed tick", SC_PER_CALL, L,
+			  COUNTERS("slow_paths", "ticks_armed") },
+		},
+	},
+	{
+		.id = "group_cputime", .path = "group_cputime",
+		.workload = "pound-times",
+		.title = "times() pounded by N threads",
+		.reproduces = "6e998916dfe3 (v3.18) made times()/"
+			"clock_gettime(CLOCK_PROCESS_CPUTIME_ID) take every "
+			"thread's rq lock, fixed by a1eb1411b4e4 (v4.8) whose "
+			"message carries the pound_times tables.",
+		.published = "Giovanni Gherdovich's pound_times in "
+			"a1eb1411b4e4's message, 4.7-rc7 over 4.7-rc7 + fix: "
+			"times() 2.25 (2 threads) and 2.41 (128 threads); "
+			"clock_gettime(CLOCK_PROCESS_CPUTIME_ID) 3.22 and "
+			"6.26.",
+		.note = "s: elapsed for all calls (the workload's value). "
+			"Rq locks/call: Δrq_locked/Δcalls of group_cputime "
+			"over the legacy runs.",
+		.metric = "elapsed", .unit = "s", .lower_is_better = true,
+		.primary = VALUE,
+		.param_name = "threads", .numeric = true,
+		.params = { "2", "4", "8", "16", "32" },
+		.quick_params = { "2", "8" },
+		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
+		.cols = {
+			{ "legacy s", SC_GMEAN, L, VALUE },
+			{ "optimized s", SC_GMEAN, O, VALUE },
+			RATIO_CI(VALUE), P(VALUE),
+			{ "legacy rq locks/call", SC_PER_CALL, L,
+			  COUNTERS("rq_locked", "calls") },
+		},
+	},
+#define BUSY { SM_RESULT, "per_busy_cpu_s", "mean_per_cpu_s" }
+	{
+		.id = "timer_softirq", .path = "timer_softirq",
+		.workload = "softirq-rate",
+		.title = "TIMER softirqs per second per busy CPU",
+		.reproduces = "Frederic Weisbecker's \"timer: Spare timer "
+			"softirq until next expiry\" (v5.9): until then the "
+			"tick raised TIMER_SOFTIRQ on every tick, the v4.8 "
+			"timer wheel included; the -rt patch \"timers: Don't "
+			"wake ktimersoftd on every tick\" (2017) did the same "
+			"for -rt kernels only.",
+		.published = "The -rt patch's only figure: run_local_timers() "
+			"0.2 µs to 2.5 µs slower on a 2-core Atom E3825; the "
+			"gain (no ktimersoftd wake-up, two context switches, "
+			"per tick) was stated, not measured. On a non-RT "
+			"kernel a raise costs a softirq run on IRQ exit.",
+		.note = "Softirqs/s: TIMER softirqs per second per busy CPU "
+			"(results.per_busy_cpu_s; idle: mean_per_cpu_s over "
+			"the online CPUs). /HZ: that rate over HZ, 1 = one "
+			"softirq on every tick.",
+		.metric = "timer_softirqs_per_busy_cpu_s", .unit = "softirqs/s",
+		.lower_is_better = true, .primary = BUSY,
+		.param_name = "scenario", .numeric = false,
+		.params = { "busy", "timers", "idle" },
+		.quick_params = { "busy", "timers", "idle" },
+		.args = "-S @ -t 2 --hz 250", .quick_args = "-S @ -t 1 --hz 250",
+		.cols = {
+			{ "legacy softirqs/s", SC_GMEAN, L, BUSY },
+			{ "legacy /HZ", SC_PER_HZ, L, BUSY },
+			{ "optimized softirqs/s", SC_GMEAN, O, BUSY },
+			{ "optimized /HZ", SC_PER_HZ, O, BUSY },
+			RATIO_CI(BUSY), P(BUSY),
+		},
+	},
+#define TYPED(k) { SM_TYPED, k, NULL }
+	{
+		.id = "sleep-loop", .path = "timer_softirq",
+		.workload = "sleep-loop",
+		.title = "CPU cost of sleeping, by sleep type (negative control)",
+		.reproduces = "nothing: a negative control for "
+			"timer_softirq. The RHEL5→RHEL6 \"sleeping costs more "
+			"CPU\" test_select_work comparison was traced to the "
+			"scheduler, and every sleep type here uses hrtimers, "
+			"not TIMER_SOFTIRQ, so legacy/optimized should be 1.",
+		.published = "RHEL 6 over RHEL 5, select, µs per iteration: "
+			"1.13 (4 threads), 1.45 (8), 1.07 (40), on a Dell "
+			"Precision M6500; two kernels, not two modes of one.",
+		.note = "µs per round of work and sleep: wall (elapsed) "
+			"and CPU (getrusage user + sys per thread, which "
+			"the kernel scales to the precise runtime; its "
+			"user/sys split is tick-sampled and not shown).",
+		.metric = "wall_us_per_iteration", .unit = "us",
+		.lower_is_better = true, .primary = TYPED("wall_us"),
+		.param_name = "sleep type", .numeric = false,
+		.params = { "none", "select", "poll", "usleep", "nanosleep",
+			    "cond", "yield" },
+		.quick_params = { "select", "nanosleep" },
+		.args = "-T @ -n 2 -i 200", .quick_args = "-T @ -n 2 -i 50",
+		.cols = {
+			{ "legacy wall µs", SC_GMEAN, L, TYPED("wall_us") },
+			{ "optimized wall µs", SC_GMEAN, O, TYPED("wall_us") },
+			{ "legacy CPU µs", SC_GMEAN, L, TYPED("cpu_us") },
+			{ "optimized CPU µs", SC_GMEAN, O, TYPED("cpu_us") },
+			{ "wall legacy/optimized [95% CI]", SC_RATIO_CI, 0,
+			  TYPED("wall_us") },
+			P(TYPED("wall_us")),
+			{ "CPU legacy/optimized [95% CI]", SC_RATIO_CI, 0,
+			  TYPED("cpu_us") },
+			P(TYPED("cpu_us")),
+		},
+	},
+};
+
+const int suite_nr_history = sizeof(suite_history) / sizeof(suite_history[0]);
+
+const struct suite_exp *suite_find_exp(const char *id)
+{
+	for (int i = 0; id && i < suite_nr_history; i++)
+		if (!strcmp(suite_history[i].id, id))
+			return &suite_history[i];
+	return NULL;
+}
