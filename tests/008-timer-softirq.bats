@@ -49,11 +49,13 @@ rate() {
 @test "timers fire on time, none early, in both modes and while toggling" {
 	# hrtimers and wheel timers (the ones TIMER_SOFTIRQ runs). Under TCG
 	# the host can hold one vCPU thread back: a timerfd hrtimer, which
-	# this hook never touches, once ran 9.7 ms late in optimized mode.
-	# So one timer may be late by a tick plus 50 ms; a kind's median by
-	# two ticks. A suppressed raise leaves wheel timers unfired (2 s).
+	# this hook never touches, once ran 9.7 ms late in optimized mode,
+	# and on the debug kernel (KASAN, lockdep) the wheel timers' median
+	# was 8.8 ms late in legacy, which raises on every tick. So one timer
+	# may be late by a tick plus 50 ms, a kind's median by five ticks. A
+	# suppressed raise leaves wheel timers unfired: 2 s, far past both.
 	in_each_mode timer_softirq "$T/timers" fire -t all \
-		--slack-us 50000 --median-slack-us 4000
+		--slack-us 50000 --median-slack-us 16000
 }
 
 @test "an idle CPU's tick stays stopped in both modes" {

@@ -108,6 +108,10 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '.summary.warnings | length == 1'
 	[[ $stderr == *"abpath: warning: 2 legacy and 2 optimized runs: below 4 per mode"* ]] ||
 		fail "no warning below 4 runs per mode in: $stderr"
+	# 3+3, fully separated: the exact p is its smallest possible, 0.1.
+	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 3
+	assert_line --regexp '^verdict: +inconclusive: 3 legacy and 3 optimized runs cannot reach p < 0\.05 \(the smallest possible is 0\.10\); legacy/optimized 2\.[0-9]+ \(95% CI '
+	assert_line --regexp '^Mann-Whitney: +U=9, p=0\.10 \(two-sided, exact given the ties\)$'
 }
 
 @test "bench: text output is a compact table with the verdict" {
