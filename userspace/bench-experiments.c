@@ -126,6 +126,7 @@ const struct suite_exp suite_history[] = {
 		},
 	},
 #define BUSY { SM_RESULT, "per_busy_cpu_s", "mean_per_cpu_s" }
+#define WAKE { SM_RESULT_IN, "softirq_thread", "wakeups_per_busy_cpu_s" }
 	{
 		.id = "timer_softirq", .path = "timer_softirq",
 		.workload = "softirq-rate",
@@ -144,7 +145,11 @@ const struct suite_exp suite_history[] = {
 		.note = "Softirqs/s: TIMER softirqs per second per busy CPU "
 			"(results.per_busy_cpu_s; idle: mean_per_cpu_s over "
 			"the online CPUs). /HZ: that rate over HZ, 1 = one "
-			"softirq on every tick.",
+			"softirq on every tick. Wake-ups/s: voluntary context "
+			"switches per second of the busy CPUs' ksoftirqd/N "
+			"(arithmetic mean; none in idle): on PREEMPT_RT every "
+			"raise in hardirq wakes it, elsewhere the softirq "
+			"runs on IRQ exit and it stays asleep.",
 		.metric = "timer_softirqs_per_busy_cpu_s", .unit = "softirqs/s",
 		.lower_is_better = true, .primary = BUSY,
 		.param_name = "scenario", .numeric = false,
@@ -157,6 +162,8 @@ const struct suite_exp suite_history[] = {
 			{ "optimized softirqs/s", SC_GMEAN, O, BUSY },
 			{ "optimized /HZ", SC_PER_HZ, O, BUSY },
 			RATIO_CI(BUSY), P(BUSY),
+			{ "legacy ksoftirqd wake-ups/s", SC_MEAN, L, WAKE },
+			{ "optimized ksoftirqd wake-ups/s", SC_MEAN, O, WAKE },
 		},
 	},
 #define TYPED(k) { SM_TYPED, k, NULL }

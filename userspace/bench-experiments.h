@@ -17,6 +17,7 @@
 enum suite_metric_kind {
 	SM_VALUE,	/* the workload's "value" */
 	SM_RESULT,	/* results.<a>, or results.<b> where that is null */
+	SM_RESULT_IN,	/* results.<a>.<b> */
 	SM_TYPED,	/* results.<param>.<a>: sleep-loop, keyed by type */
 	SM_COUNTERS,	/* counters.<path>.<a> / counters.<path>.<b> */
 };
@@ -29,6 +30,7 @@ struct suite_metric {
 /* A table column, after the parameter's. */
 enum suite_col_kind {
 	SC_GMEAN,	/* geometric mean of the metric over one mode's runs */
+	SC_MEAN,	/* arithmetic mean: for counts that may be 0 */
 	SC_PER_HZ,	/* that mean / HZ (the workload's results.hz) */
 	SC_RATIO_CI,	/* legacy/optimized, geometric means, Welch 95% CI */
 	SC_P,		/* two-sided exact Mann-Whitney p, legacy vs optimized */

@@ -70,6 +70,8 @@ static double sample_metric(json_t *s, const char *path, const char *param,
 	case SM_RESULT:
 		a = num(json_object_get(res, m->a));
 		return isfinite(a) || !m->b ? a : num(json_object_get(res, m->b));
+	case SM_RESULT_IN:
+		return num(json_object_get(json_object_get(res, m->a), m->b));
 	case SM_TYPED:
 		return num(json_object_get(json_object_get(res, param), m->a));
 	case SM_COUNTERS:
@@ -179,6 +181,15 @@ static double gmean(const double *v, size_t n)
 	return n && !st_summarize(v, n, &s) ? s.gmean : NAN;
 }
 
+static double mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : NAN;
+}
+
 static void fmt_num(char *buf, size_t len, double v, int sig)
 {
 	if (isfinite(v))
@@ -213,6 +224,9 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 	switch (c->kind) {
 	case SC_GMEAN:
 		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]), 4);
+		break;
+	case SC_MEAN:
+		fmt_num(buf, len, mean(r.v[c->mode], r.n[c->mode]), 4);
 		break;
 	case SC_PER_HZ:
 		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]) /

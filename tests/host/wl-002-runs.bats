@@ -78,8 +78,15 @@ json_run() {
 	jq -e '.metric == "timer_softirqs_per_cpu_s" and .params.scenario == "idle"
 		and .results.per_busy_cpu_s == null and .results.busy_cpus == []
 		and (.results.per_cpu | length) == (.results.cpus | length)' <<<"$output"
-	json_run softirq-rate -S busy -t 0.2
+	json_run softirq-rate -S busy -t 0.2 --hz 250
 	jq -e '(.results.busy_cpus | length) > 0 and .checks.monotonic' <<<"$output"
+	# The host has a ksoftirqd/N per CPU: its wake-ups and switches are
+	# counts per second, and the wake-ups are among the switches.
+	jq -e '.results.softirq_thread as $t | ($t.wakeups_per_busy_cpu_s | type) == "number"
+		and $t.wakeups_per_busy_cpu_s >= 0
+		and $t.switches_per_busy_cpu_s >= $t.wakeups_per_busy_cpu_s
+		and $t.wakeups_per_tick == $t.wakeups_per_busy_cpu_s / 250' <<<"$output" ||
+		fail "softirq_thread: $(jq -c .results.softirq_thread <<<"$output")"
 }
 
 @test "softirq-rate: timers scenario wakes every kind of timer" {

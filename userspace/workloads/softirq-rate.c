@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "wl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -42,6 +43,9 @@ static const char usage[] =
 	"          pty read with VTIME (needs /dev/pts; tenths of a second)\n"
 	"  idle    nothing\n"
 	"The mean is over the online CPUs (/sys/devices/system/cpu/online).\n"
+	"Also reports, per busy CPU, the wake-ups (voluntary switches) and all\n"
+	"context switches of its softirq thread ksoftirqd/N: on PREEMPT_RT each\n"
+	"raise in hardirq wakes it.\n"
 	"Metric: mean TIMER softirqs per second per CPU (lower is better).\n"
 	"\n"
 	"  -S, --scenario S    busy, timers or idle (busy)\n"
@@ -134,6 +138,58 @@ static void sample_or_die(const char *path, struct sample *s)
 
 	if (err)
 		wl_die("%s: %s", path, err);
+}
+
+/*
+ * The context switches of each CPU's softirq thread (ksoftirqd/N), by
+ * CPU; -1 where there is none. On PREEMPT_RT a softirq raised in hardirq
+ * runs there, so each raise costs a wake-up: one voluntary switch when
+ * the thread sleeps again. On other kernels it runs on irq exit and the
+ * thread rarely wakes.
+ */
+struct switches {
+	long long *vol, *invol;
+};
+
+static void read_switches(int max, struct switches *sw)
+{
+	char path[300], comm[32], line[128];
+	struct dirent *d;
+	DIR *proc;
+
+	for (int i = 0; i < max; i++)
+		sw->vol[i] = sw->invol[i] = -1;
+	proc = opendir("/proc");
+	if (!proc)
+		wl_die_err(errno, "/proc");
+	while ((d = readdir(proc))) {
+		FILE *f;
+		int cpu;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* gone meanwhile */
+		if (!fgets(comm, sizeof(comm), f) ||
+		    sscanf(comm, "ksoftirqd/%d", &cpu) != 1 || cpu < 0 ||
+		    cpu >= max) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/status", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "voluntary_ctxt_switches: %lld", &sw->vol[cpu]);
+			sscanf(line, "nonvoluntary_ctxt_switches: %lld", &sw->invol[cpu]);
+		}
+		fclose(f);
+	}
+	closedir(proc);
 }
 
 /* A cpulist ("0-3,6") as a bitmap of @max CPUs; NULL if unreadable. */
@@ -306,6 +362,9 @@ int main(int argc, char **argv)
 	long long wakeups[NKINDS] = { 0 }, maxcpu = 1;
 	bool dump = false, *online, *busy_cpu, decreased = false;
 	struct sample a = { 0 }, b = { 0 };
+	struct switches swa, swb;
+	double wake_sum = 0, switch_sum = 0;
+	int nthread = 0;
 	struct thr *thr;
 	cpu_set_t usable;
 
@@ -341,6 +400,12 @@ int main(int argc, char **argv)
 		maxcpu = CPU_SETSIZE;
 	online = read_cpulist("/sys/devices/system/cpu/online", maxcpu);
 	busy_cpu = calloc(maxcpu, sizeof(*busy_cpu));
+	swa.vol = calloc(4 * maxcpu, sizeof(long long));
+	if (!busy_cpu || !swa.vol)
+		wl_die("out of memory");
+	swa.invol = swa.vol + maxcpu;
+	swb.vol = swa.vol + 2 * maxcpu;
+	swb.invol = swa.vol + 3 * maxcpu;
 	if (sched_getaffinity(0, sizeof(usable), &usable) < 0)
 		wl_die_err(errno, "sched_getaffinity");
 
@@ -381,11 +446,13 @@ int main(int argc, char **argv)
 	}
 	pthread_barrier_wait(&barrier);
 
+	read_switches(maxcpu, &swa);
 	sample_or_die(path, &a);
 	t0 = wl_now();
 	wl_sleep(seconds);
 	sample_or_die(path, &b);
 	t1 = wl_now();
+	read_switches(maxcpu, &swb);
 	atomic_store(&stop, true);
 	for (int i = 0; i < nthr; i++) {
 		pthread_join(thr[i].tid, NULL);
@@ -414,6 +481,14 @@ int main(int argc, char **argv)
 			busy_sum += rate[i];
 			nbusy++;
 		}
+	}
+	for (int cpu = 0; cpu < maxcpu; cpu++) {
+		if (!busy_cpu[cpu] || swa.vol[cpu] < 0 || swb.vol[cpu] < 0)
+			continue;
+		wake_sum += (swb.vol[cpu] - swa.vol[cpu]) / (t1 - t0);
+		switch_sum += (swb.vol[cpu] + swb.invol[cpu] - swa.vol[cpu] -
+			       swa.invol[cpu]) / (t1 - t0);
+		nthread++;
 	}
 	wl_check("monotonic", !decreased,
 		 "%s: a TIMER counter went backwards", path);
@@ -453,6 +528,15 @@ int main(int argc, char **argv)
 	for (int i = 0; i < a.n; i++)
 		if ((!online || online[a.cpu[i]]) && busy_cpu[a.cpu[i]])
 			wl_int(NULL, a.cpu[i]);
+	wl_end();
+	/* ksoftirqd/N of the busy CPUs: null where there is none. */
+	wl_obj("softirq_thread");
+	wl_num("wakeups_per_busy_cpu_s", nthread ? wake_sum / nthread : NAN);
+	wl_num("switches_per_busy_cpu_s", nthread ? switch_sum / nthread : NAN);
+	if (hz > 0 && nthread)
+		wl_num("wakeups_per_tick", wake_sum / nthread / hz);
+	else
+		wl_null("wakeups_per_tick");
 	wl_end();
 	if (wheel)
 		wl_str("wheel_timer", wheel);
