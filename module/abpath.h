@@ -99,6 +99,7 @@ bool abpath_group_cputime_hook(struct task_struct *tsk,
 			       abpath_group_cputime_fn stock);
 bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 				abpath_timer_check_fn stock);
+void abpath_timer_slowpath_hook(struct task_struct *tsk);
 void abpath_exit_reparent_hook(struct task_struct *father);
 bool abpath_timer_softirq_hook(void);
 
@@ -163,10 +164,10 @@ static inline void abpath_inject_untake(struct abpath_path *p)
 }
 
 /*
- * Per-CPU updates.  Each path's counters are only touched from one kind of
- * context (process, or the tick's hardirq), so disabling preemption is
- * enough to keep a CPU's slot consistent; remote readers sum without locks
- * and may see a value a few events old.
+ * Per-CPU updates.  this_cpu_add() is safe against preemption and
+ * interrupts, so one path may count from the tick's hardirq and from
+ * process context (timer_fastpath does both); remote readers sum without
+ * locks and may see a value a few events old.
  */
 static __always_inline void abpath_add(struct abpath_path *p,
 				       enum abpath_mode mode,

@@ -101,6 +101,7 @@ static DEFINE_MUTEX(abpath_mode_lock);
 static const struct abpath_ops abpath_ops = {
 	.group_cputime	= abpath_group_cputime_hook,
 	.timer_fastpath	= abpath_timer_fastpath_hook,
+	.timer_slowpath	= abpath_timer_slowpath_hook,
 	.exit_reparent	= abpath_exit_reparent_hook,
 	.timer_softirq	= abpath_timer_softirq_hook,
 };

@@ -9,15 +9,16 @@
  *
  *  - each tick compares the thread's own CPU time with its share of the
  *    process timers: O(1);
- *  - only when the share is used up does the tick take tasklist_lock for
- *    read and siglock, sum every thread (check_process_timers()) and
- *    rebalance: (process expiry - sum) / live threads, at least one tick,
- *    becomes every thread's new share, in a second pass that writes one
- *    cache line per thread (process_timer_rebalance()).
+ *  - only when the share is used up does the slow path run: it takes
+ *    tasklist_lock for read and siglock, sums every thread
+ *    (check_process_timers()) and rebalances: (process expiry - sum) /
+ *    live threads, at least one tick, becomes every thread's new share,
+ *    in a second pass that writes one cache line per thread
+ *    (process_timer_rebalance()).
  *
  * With few threads or a long interval a share lasts many ticks.  With many
  * threads and a short interval it is the one-tick minimum, so every tick
- * of every thread takes the slow path, serialized on one siglock: the
+ * of every thread asks for the slow path, serialized on one siglock: the
  * regime of bug 9906 emerges from the thread count and the interval, it is
  * not assumed.  The stock check keeps deciding expiry, so timers stay
  * exact; a tick on which the stock check finds an expiry takes the legacy
@@ -29,12 +30,26 @@
  * 2.6.27 did when a timer was armed; two live threads whose pids collide
  * in the table take turns that way, at the cost of extra slow paths.
  *
- * Context: the tick's hardirq, IRQs off, tsk == current and not yet a
- * zombie (so its sighand is still there), after the "task work already
- * queued" test.  read_lock(&tasklist_lock) is allowed in hardirq (writers
- * disable IRQs, readers in interrupt do not wait for queued writers); with
- * IRQs off nobody on this CPU can hold current's siglock, so a plain
- * spin_lock() is safe (on !PREEMPT_RT).
+ * Where: the O(1) test runs in the tick's hardirq, as it did in 2.6.27.
+ * The slow path runs where the kernel it is attached to runs CPU timer
+ * expiry: a tick that finds the share used up asks the kernel for its slow
+ * path, and the hook at the top of handle_posix_cpu_timers() does the sum
+ * and the rebalance there.  On x86 that is task work on the way back to
+ * user space (POSIX_CPU_TIMERS_TASK_WORK, 5.10), where 2.6.27 ran it in
+ * the hardirq itself; the -rt tree of that era moved it to a thread for
+ * the same reason this module does: tasklist_lock and siglock are sleeping
+ * locks on PREEMPT_RT, and lockdep's PROVE_RAW_LOCK_NESTING flags them in
+ * hardirq on any kernel.  The work is the same: both locks, one pass that
+ * reads every thread and one that writes every share, with IRQs off under
+ * siglock (on !PREEMPT_RT).  What moves is who waits: the thread on its way
+ * back to user space instead of whatever the tick interrupted.  Because
+ * the kernel runs one expiry pass per thread at a time (the "task work
+ * already queued" test), a thread has at most one slow path in flight.
+ *
+ * Context of the slow path: current, not yet a zombie (its sighand is
+ * still there), preemptible with IRQs on in task work; the kernel's own
+ * expiry takes siglock right after it.  On a kernel that expires CPU
+ * timers in hardirq, IRQs are off: hence the irqsave.
  */
 #include <linux/posix-timers.h>
 #include <linux/sched/signal.h>
@@ -43,12 +58,23 @@
 
 #include "abpath.h"
 
+/*
+ * Without task work the slow path would run in hardirq, where PREEMPT_RT's
+ * sleeping siglock must not be taken.  Every architecture that has RT in
+ * 6.12 has task work for CPU timers; refuse to build for one that does
+ * not rather than load a module that could sleep in atomic context.
+ */
+static_assert(!IS_ENABLED(CONFIG_PREEMPT_RT) ||
+	      IS_ENABLED(CONFIG_POSIX_CPU_TIMERS_TASK_WORK),
+	      "timer_fastpath's slow path needs POSIX_CPU_TIMERS_TASK_WORK on PREEMPT_RT");
+
 enum {
 	TF_TICKS = ABPATH_NR_COMMON,
 	TF_TICKS_ARMED,
 	TF_SLOW_PATHS,
 	TF_THREADS_WALKED,
 	TF_REBALANCE_WRITES,
+	TF_SLOW_PATH_NS,
 };
 
 static const char *const timer_fastpath_counters[] = {
@@ -57,6 +83,7 @@ static const char *const timer_fastpath_counters[] = {
 	"slow_paths",		/* legacy slow paths: sum and rebalance */
 	"threads_walked",	/* threads summed by them */
 	"rebalance_writes",	/* thread shares they wrote */
+	"slow_path_ns",		/* time they took, in all */
 };
 
 struct abpath_path abpath_timer_fastpath_path = {
@@ -248,19 +275,19 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	struct posix_cputimers *pct = &sig->posix_cputimers;
 	u64 before[CPUCLOCK_MAX], sum[CPUCLOCK_MAX], after[CPUCLOCK_MAX];
 	u64 expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX], min, next;
-	unsigned long threads, writes = 0;
+	unsigned long threads, writes = 0, flags;
 	unsigned int nthreads;
 	bool inject, ok;
 	int i;
 
 	read_lock(&tasklist_lock);
-	spin_lock(&tsk->sighand->siglock);
+	spin_lock_irqsave(&tsk->sighand->siglock, flags);
 
 	/* check_thread_timers(): current's own share starts over. */
 	tf_share_claim(tf_share_of(tsk), tsk);
 	/* Another thread may have expired the group's last timer. */
 	if (!READ_ONCE(pct->timers_active)) {
-		spin_unlock(&tsk->sighand->siglock);
+		spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 		read_unlock(&tasklist_lock);
 		return;
 	}
@@ -286,7 +313,7 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 		writes = tf_rebalance(tsk, expires, left);
 	}
 
-	spin_unlock(&tsk->sighand->siglock);
+	spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 	read_unlock(&tasklist_lock);
 
 	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATHS, 1);
@@ -296,6 +323,10 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
 }
 
+/*
+ * The tick: the stock check decides expiry in both modes; legacy also asks
+ * for the slow path when current's share is used up.
+ */
 bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 				abpath_timer_check_fn stock)
 {
@@ -312,11 +343,37 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 	if (armed)
 		abpath_add(p, mode, TF_TICKS_ARMED, 1);
 	/* Another thread handling expiry owns the group's timers for now. */
-	if (mode == ABPATH_LEGACY && armed && !READ_ONCE(pct->expiry_active) &&
-	    (expired || tf_share_used_up(tsk)))
-		timer_fastpath_legacy(p, tsk);
+	if (mode == ABPATH_LEGACY && armed && !expired &&
+	    !READ_ONCE(pct->expiry_active))
+		expired = tf_share_used_up(tsk);
 	abpath_finish(p, state, t0);
 	return expired;
+}
+
+/*
+ * The kernel's expiry pass, before it takes siglock: in legacy, the slow
+ * path.  Every slow path is timed (two clock reads beside an O(threads)
+ * walk) and judged by the watchdog unless it was switched out part way.
+ */
+void abpath_timer_slowpath_hook(struct task_struct *tsk)
+{
+	struct abpath_path *p = &abpath_timer_fastpath_path;
+	unsigned long state = abpath_state_now(p);
+	unsigned long switches;
+	u64 t0, ns;
+
+	if (abpath_state_mode(state) != ABPATH_LEGACY ||
+	    !READ_ONCE(tsk->signal->posix_cputimers.timers_active))
+		return;
+	switches = abpath_switches();
+	t0 = abpath_now();
+	timer_fastpath_legacy(p, tsk);
+	ns = abpath_now() - t0;
+	if ((s64)ns < 0)
+		ns = 0;
+	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATH_NS, ns);
+	if (abpath_switches() == switches)
+		abpath_watchdog_check(p, state, ns);
 }
 
 /* 32768 cache lines (2 MiB), whatever the mode: a flip must not allocate. */

@@ -42,6 +42,7 @@ legacy_run() {
 	walked=$(counter timer_fastpath legacy threads_walked "$BATS_TEST_TMPDIR/stats")
 	writes=$(counter timer_fastpath legacy rebalance_writes "$BATS_TEST_TMPDIR/stats")
 	armed=$(counter timer_fastpath legacy ticks_armed "$BATS_TEST_TMPDIR/stats")
+	slow_ns=$(counter timer_fastpath legacy slow_path_ns "$BATS_TEST_TMPDIR/stats")
 	expect "$(counter timer_fastpath legacy mismatches "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath legacy mismatches"
 	expect "$(counter timer_fastpath optimized slow_paths "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath optimized slow_paths"
 }
@@ -58,6 +59,8 @@ legacy_run() {
 	expect "$walked" -gt $((slow * 16)) "timer_fastpath legacy threads_walked ($slow slow paths)"
 	# ... and writes at least current's own new share.
 	expect "$writes" -ge "$slow" "timer_fastpath legacy rebalance_writes ($slow slow paths)"
+	# Each slow path is timed: two locks and two passes take some ns.
+	expect "$slow_ns" -ge "$slow" "timer_fastpath legacy slow_path_ns ($slow slow paths)"
 }
 
 @test "legacy, 2 threads, 1 s ITIMER_PROF: a share lasts many ticks, so the slow path is rare" {
