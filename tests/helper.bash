@@ -61,6 +61,12 @@ hook_key() {
 	awk -v k="$1" '$1 == k { print $2 }' "$HOOKS"
 }
 
+# True on a PREEMPT_RT kernel: mainline writes it into the version string
+# (scripts/mkcompile_h), as it does PREEMPT_DYNAMIC.
+preempt_rt() {
+	[[ " $(uname -v) " == *" PREEMPT_RT "* ]]
+}
+
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 }

@@ -42,27 +42,38 @@ for smp in 0 1; do
 done
 echo optimized >"$SYS/mode"
 
-# summary FILE: threads, min, avg (mean of the threads'), max, the samples
-# in the 22-70 us buckets, the samples over hist_us, all samples.
+# summary FILE: threads, min, avg (mean of the threads'), p99 (from the
+# 1 µs buckets of every thread; ">hist_us" when it is in the overflow),
+# max, the samples in the 22-70 us buckets, the samples over hist_us, all
+# samples.
 summary() {
-	awk '
+	awk -v hist="$hist_us" '
 	/^# Min Latencies:/ { for (i = 4; i <= NF; i++) { v = $i + 0; if (min == "" || v < min) min = v }; th = NF - 3 }
 	/^# Avg Latencies:/ { for (i = 4; i <= NF; i++) { s += $i; k++ } }
 	/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > max) max = $i + 0 }
 	/^# Histogram Overflows:/ { for (i = 4; i <= NF; i++) over += $i }
-	/^[0-9]+ / { b = $1 + 0; for (i = 2; i <= NF; i++) { all += $i; if (b >= 22 && b <= 70) mid += $i } }
-	END { printf "%d %d %.0f %d %d %d %d\n", th, min, s / k, max, mid, over, all + over }' "$1"
+	/^[0-9]+ / { b = $1 + 0; for (i = 2; i <= NF; i++) { all += $i; n[b] += $i; if (b >= 22 && b <= 70) mid += $i } }
+	END {
+		p99 = ">" hist
+		for (b = 0; b < hist; b++) { c += n[b]; if (c >= 0.99 * (all + over)) { p99 = b; break } }
+		printf "%d %d %.0f %s %d %d %d %d\n", th, min, s / k, p99, max, mid, over, all + over
+	}' "$1"
 }
 
-echo "| timer_softirq | threads | min µs | avg µs | max µs | samples 22–70 µs | over ${hist_us} µs | samples | TIMER_SOFTIRQ raised / ticks |"
-echo "|---|---|---|---|---|---|---|---|---|"
+# On PREEMPT_RT each raise also wakes the CPU's ksoftirqd.
+rt=no
+[[ " $(uname -v) " == *" PREEMPT_RT "* ]] && rt=yes
+echo "PREEMPT_RT: $rt"
+echo
+echo "| timer_softirq | threads | min µs | avg µs | p99 µs | max µs | samples 22–70 µs | over ${hist_us} µs | samples | TIMER_SOFTIRQ raised / ticks |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for smp in 0 1; do
 	for mode in legacy optimized; do
 		f=$out/$mode.txt sfx=
 		[ "$smp" = 0 ] || { f=$out/$mode-S.txt; sfx=" (-S)"; }
-		read -r th min avg max mid over all < <(summary "$f")
+		read -r th min avg p99 max mid over all < <(summary "$f")
 		raised=$(awk '$4 == "raised" { r += $5 } $4 == "ticks" { t += $5 }
 			END { printf "%d / %d", r, t }' "$f")
-		echo "| $mode | $th$sfx | $min | $avg | $max | $mid | $over | $all | $raised |"
+		echo "| $mode | $th$sfx | $min | $avg | $p99 | $max | $mid | $over | $all | $raised |"
 	done
 done | tee "$out/table.md"
