@@ -44,7 +44,8 @@ abpath bench softirq-rate --path timer_softirq --runs "$runs" -j -- \
 		 end) as $goal |
 		"| \($m) | \($t | r) | \($t / $hz | r) | \($w | r) | \($w / $hz | r) | \($c | r) | \($goal) |"
 	' "$out/rt-softirq.json"
-	jq -r '.summary | "\nTIMER softirqs/s legacy/optimized \(.ratio.value) [\(.ratio.ci95[0])–\(.ratio.ci95[1])], Mann-Whitney p \(.mann_whitney.p)"' \
+	jq -r 'def r: . * 1000 | round / 1000;
+		.summary | "\nTIMER softirqs/s legacy/optimized \(.ratio.value | r) [\(.ratio.ci95[0] | r)–\(.ratio.ci95[1] | r)], Mann-Whitney p \(.mann_whitney.p | r)"' \
 		"$out/rt-softirq.json"
 } | tee "$out/rt-softirq.md"
 [ "$secs" -gt 0 ] || exit 0
