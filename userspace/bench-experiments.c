@@ -55,6 +55,7 @@ const struct suite_exp suite_history[] = {
 			  COUNTERS("tasks_scanned", "calls") },
 		},
 	},
+#define TICK_NS COUNTERS("ns_total+slow_path_ns", "ticks_armed")
 	{
 		.id = "timer_fastpath", .path = "timer_fastpath",
 		.workload = "itimer-threads",
@@ -69,26 +70,25 @@ const struct suite_exp suite_history[] = {
 			"Bug 9906: with ITIMER_PROF and NPTL the system hangs "
 			"\"at somewhere between 4000 and 4500 threads\"; the "
 			"commit calls the old tick \"at least O(n*3)\".",
-		.note = "ns/armed tick: Δns_total/Δticks_armed of "
-			"timer_fastpath per run. Loops/s: the workload's "
+		.note = "ns/armed tick: (Δns_total + Δslow_path_ns)/"
+			"Δticks_armed of timer_fastpath per run: the tick's "
+			"check and the slow paths it asked for, which run in "
+			"the CPU timer task work. Loops/s: the workload's "
 			"throughput (below 1: legacy does less work). Slow paths/armed tick: "
 			"Δslow_paths/Δticks_armed over the legacy runs (1: "
 			"every armed tick sums and rebalances every thread).",
 		.metric = "ns_per_armed_tick", .unit = "ns",
 		.lower_is_better = true,
-		.primary = COUNTERS("ns_total", "ticks_armed"),
+		.primary = TICK_NS,
 		.param_name = "threads", .numeric = true,
 		.params = { "16", "256", "1024", "4000" },
 		.quick_params = { "16", "256" },
 		.args = "-n @ -t 2 -I 10000 --no-check",
 		.quick_args = "-n @ -t 1 -I 10000 --no-check",
 		.cols = {
-			{ "legacy ns/armed tick", SC_GMEAN, L,
-			  COUNTERS("ns_total", "ticks_armed") },
-			{ "optimized ns/armed tick", SC_GMEAN, O,
-			  COUNTERS("ns_total", "ticks_armed") },
-			RATIO_CI(COUNTERS("ns_total", "ticks_armed")),
-			P(COUNTERS("ns_total", "ticks_armed")),
+			{ "legacy ns/armed tick", SC_GMEAN, L, TICK_NS },
+			{ "optimized ns/armed tick", SC_GMEAN, O, TICK_NS },
+			RATIO_CI(TICK_NS), P(TICK_NS),
 			{ "loops/s legacy/optimized [95% CI]", SC_RATIO_CI, 0,
 			  VALUE },
 			{ "legacy slow paths/armed tick", SC_PER_CALL, L,

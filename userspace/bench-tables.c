@@ -58,6 +58,18 @@ static const char *param_text(json_t *param, char *buf, size_t len)
 	return buf;
 }
 
+/* A counter, or the sum of counters named "a+b"; NaN if one is missing. */
+static double counter(json_t *cnt, const char *names)
+{
+	const char *plus = strchr(names, '+');
+	char name[64];
+
+	if (!plus)
+		return num(json_object_get(cnt, names));
+	snprintf(name, sizeof(name), "%.*s", (int)(plus - names), names);
+	return num(json_object_get(cnt, name)) + counter(cnt, plus + 1);
+}
+
 static double sample_metric(json_t *s, const char *path, const char *param,
 			    const struct suite_metric *m)
 {
@@ -76,8 +88,8 @@ static double sample_metric(json_t *s, const char *path, const char *param,
 		return num(json_object_get(json_object_get(res, param), m->a));
 	case SM_COUNTERS:
 		cnt = json_object_get(json_object_get(s, "counters"), path);
-		a = num(json_object_get(cnt, m->a));
-		b = num(json_object_get(cnt, m->b));
+		a = counter(cnt, m->a);
+		b = counter(cnt, m->b);
 		return b > 0 ? a / b : NAN;
 	}
 	return NAN;
@@ -141,8 +153,8 @@ static double per_call(json_t *point, const struct suite_col *c)
 			continue;
 		cnt = json_object_get(json_object_get(s, "counters"),
 				      path ? path : "");
-		x = num(json_object_get(cnt, c->m.a));
-		y = num(json_object_get(cnt, c->m.b));
+		x = counter(cnt, c->m.a);
+		y = counter(cnt, c->m.b);
 		if (isfinite(x) && isfinite(y)) {
 			a += x;
 			b += y;
