@@ -15,6 +15,9 @@ VMLINUX=${ABPATH_CACHE:-/var/cache/abpath}/build-6.12-default/vmlinux
 	done
 	assert_line --regexp '^abpath_key_exit_reparent +do_exit\+'
 	assert_line --regexp '^abpath_key_timer_fastpath +run_posix_cpu_timers\+'
+	# The slow path's site, in handle_posix_cpu_timers(), which the
+	# compiler inlines into the task work's function.
+	assert_line --regexp '^abpath_key_timer_fastpath +(posix_cpu_timers_work|handle_posix_cpu_timers)\+'
 	assert_line --regexp '^abpath_key_timer_softirq +update_process_times\+'
 	assert_line --regexp '^abpath_key_group_cputime +thread_group_cputime\+'
 	refute_output --partial "NOT A NOP"
