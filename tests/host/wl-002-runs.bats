@@ -85,7 +85,8 @@ json_run() {
 	jq -e '.results.softirq_thread as $t | ($t.wakeups_per_busy_cpu_s | type) == "number"
 		and $t.wakeups_per_busy_cpu_s >= 0
 		and $t.switches_per_busy_cpu_s >= $t.wakeups_per_busy_cpu_s
-		and $t.wakeups_per_tick == $t.wakeups_per_busy_cpu_s / 250' <<<"$output" ||
+		and ($t.wakeups_per_tick * 250 - $t.wakeups_per_busy_cpu_s
+			| if . < 0 then -. else . end) < 1e-9' <<<"$output" ||
 		fail "softirq_thread: $(jq -c .results.softirq_thread <<<"$output")"
 }
 
