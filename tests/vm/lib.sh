@@ -45,17 +45,32 @@ need_pkgs() {
 			apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
-# The hook patch users apply, then the test VM's own patches
-# (tests/vm/linux-6.12/, never shipped), in that order.
-series_text() {
-	local p
-	while read -r p; do
-		[ -n "$p" ] && [ "${p#\#}" = "$p" ] && cat "$ABPATH_TOP/patches/linux-6.12/$p"
-	done <"$ABPATH_TOP/patches/linux-6.12/series"
-	cat "$ABPATH_TOP"/tests/vm/linux-6.12/*.patch
+# Kernel flavours: default, debug and rt build Debian's linux-source-6.12,
+# 6.1 builds Debian 12's own LTS kernel, linux-source-6.1.
+flavour_kver() {
+	case $1 in
+	6.1) echo 6.1 ;;
+	default | debug | rt) echo 6.12 ;;
+	*) die "no kernel flavour '$1': there are default, debug, rt and 6.1" ;;
+	esac
 }
 
-kernel_build_dir() { echo "$ABPATH_CACHE/build-6.12-$1"; }
+# The hook patch users apply to KVER, then the test VM's own patches
+# (tests/vm/linux-KVER/, never shipped), in that order.
+series_text() {
+	local kver=$1 p
+	while read -r p; do
+		[ -n "$p" ] && [ "${p#\#}" = "$p" ] && cat "$ABPATH_TOP/patches/linux-$kver/$p"
+	done <"$ABPATH_TOP/patches/linux-$kver/series"
+	cat "$ABPATH_TOP"/tests/vm/linux-"$kver"/*.patch
+}
+
+kernel_build_dir() {
+	case $1 in
+	6.1) echo "$ABPATH_CACHE/build-6.1-default" ;;
+	*) echo "$ABPATH_CACHE/build-6.12-$1" ;;
+	esac
+}
 
 kmake() {
 	local src=$1 build=$2
