@@ -5,6 +5,7 @@
 
 ABPATH_CACHE ?= /var/cache/abpath
 VM_KDIR := $(ABPATH_CACHE)/build-6.12-default
+LTS_KDIR := $(ABPATH_CACHE)/build-6.1-default
 KDIR ?= $(VM_KDIR)
 
 VERSION := $(shell cat VERSION)
@@ -19,6 +20,10 @@ all: module userspace
 # The VM kernel is built on demand; a real machine passes KDIR or uses DKMS.
 $(VM_KDIR)/Module.symvers:
 	tests/vm/build-kernel
+
+# The host suite's DKMS test builds against the patched 6.1 tree too.
+$(LTS_KDIR)/Module.symvers:
+	tests/vm/build-kernel --flavour 6.1
 
 module: $(if $(filter $(VM_KDIR),$(KDIR)),$(VM_KDIR)/Module.symvers)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -39,7 +44,7 @@ check:
 check-full:
 	ABPATH_FULL=1 tests/check
 
-check-host: all
+check-host: all $(LTS_KDIR)/Module.symvers
 	tests/deps.sh host
 	bats --formatter tap tests/host
 

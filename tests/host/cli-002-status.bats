@@ -76,7 +76,7 @@ setup() {
 	run -0 jq -e '.kernel.hooks == false and .kernel.config == "n"
 		and .kernel.registration_api == false' <<<"$output"
 	run -1 --separate-stderr "$ABPATH" status
-	[[ $stderr == *"CONFIG_ABPATH_HOOKS=y (patches/linux-6.12)"* ]]
+	[[ $stderr == *"CONFIG_ABPATH_HOOKS=y (patches/linux-6.12 or patches/linux-6.1)"* ]]
 }
 
 @test "status finds the hooks through kallsyms alone" {

@@ -48,7 +48,7 @@ setup() {
 @test "set on a kernel without the hooks tells how to get them" {
 	fake_unpatched_kernel
 	run -1 --separate-stderr "$ABPATH" set group_cputime legacy
-	[[ $stderr == *"boot a kernel built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12)"* ]]
+	[[ $stderr == *"boot a kernel built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12 or patches/linux-6.1)"* ]]
 }
 
 @test "set as a user says run as root" {

@@ -6,10 +6,12 @@ bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
-VMLINUX=${ABPATH_CACHE:-/var/cache/abpath}/build-6.12-default/vmlinux
+CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 
-@test "every abpath static-branch site in vmlinux is a NOP" {
-	run -0 python3 "$BATS_TEST_DIRNAME/../tools/hook-sites.py" "$VMLINUX"
+# sites_are_nops VMLINUX: every key's sites are where the patch put them,
+# and each is a NOP.
+sites_are_nops() {
+	run -0 python3 "$BATS_TEST_DIRNAME/../tools/hook-sites.py" "$1"
 	for key in group_cputime timer_fastpath exit_reparent timer_softirq; do
 		assert_line --regexp "^abpath_key_$key "
 	done
@@ -21,4 +23,29 @@ VMLINUX=${ABPATH_CACHE:-/var/cache/abpath}/build-6.12-default/vmlinux
 	assert_line --regexp '^abpath_key_timer_softirq +update_process_times\+'
 	assert_line --regexp '^abpath_key_group_cputime +thread_group_cputime\+'
 	refute_output --partial "NOT A NOP"
+}
+
+@test "every abpath static-branch site in the 6.12 vmlinux is a NOP" {
+	sites_are_nops "$CACHE/build-6.12-default/vmlinux"
+}
+
+@test "every abpath static-branch site in the 6.1 vmlinux is a NOP" {
+	sites_are_nops "$CACHE/build-6.1-default/vmlinux"
+}
+
+# added FILE PATCH: the lines PATCH adds to FILE.
+added() {
+	awk -v f="diff --git a/$1 " 'index($0, f) == 1 { on = 1; next }
+		/^diff --git / { on = 0 } on && /^\+/ && !/^\+\+\+ /' "$2"
+}
+
+@test "the 6.12 and 6.1 hook patches add the same abpath_hooks.h and .c" {
+	for f in include/linux/abpath_hooks.h kernel/abpath_hooks.c; do
+		a=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.12/0001-abpath-add-run-time-A-B-hooks.patch")
+		b=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.1/0001-abpath-add-run-time-A-B-hooks.patch")
+		n=$(wc -l <<<"$a")
+		[ "$n" -gt 100 ] || fail "the 6.12 patch adds only $n lines to $f"
+		run diff <(echo "$a") <(echo "$b")
+		assert_success
+	done
 }
