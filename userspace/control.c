@@ -365,7 +365,7 @@ int ctl_explain_not_loaded(void)
 		abpath_error("module abpath is not loaded, and the running "
 			     "kernel %s has no abpath hooks; boot a kernel "
 			     "built with CONFIG_ABPATH_HOOKS=y "
-			     "(patches/linux-6.12)", k.release);
+			     "(" CTL_HOOK_PATCHES ")", k.release);
 	else
 		abpath_error("module abpath is not loaded; load it with "
 			     "'abpath load' or 'modprobe abpath'");

@@ -25,6 +25,9 @@ struct ctl_paths {
 	char name[CTL_MAX_PATHS][CTL_NAME_MAX];
 };
 
+/* Where a user finds the hook patch for a kernel, named in every hint. */
+#define CTL_HOOK_PATCHES "patches/linux-6.12 or patches/linux-6.1"
+
 /* What the kernel (not the module) says about the hooks. */
 struct ctl_kernel {
 	char release[128];

@@ -151,7 +151,7 @@ static int km_load_error(struct kmod_module *mod, int err)
 			abpath_error("the running kernel %s has no abpath hooks "
 				     "(unknown symbols); boot a kernel built "
 				     "with CONFIG_ABPATH_HOOKS=y "
-				     "(patches/linux-6.12)", k.release);
+				     "(" CTL_HOOK_PATCHES ")", k.release);
 			return 1;
 		}
 		abpath_error("loading %s failed: unknown symbol; check dmesg "
@@ -194,7 +194,7 @@ int km_load(const char *mode)
 	if (k.hooks == TRI_NO && kmod_module_get_initstate(mod) < 0) {
 		abpath_error("the running kernel %s has no abpath hooks; boot "
 			     "a kernel built with CONFIG_ABPATH_HOOKS=y "
-			     "(patches/linux-6.12)", k.release);
+			     "(" CTL_HOOK_PATCHES ")", k.release);
 		km_close(ctx, mod);
 		return 1;
 	}
