@@ -21,6 +21,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
