@@ -14,7 +14,8 @@ CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 # installs it where modprobe would find it.
 dkms_installs() {
 	kver=$(cat "$1/include/config/kernel.release")
-	run -0 "$TOP/tests/dkms-build" "$kver" "$1"
+	run "$TOP/tests/dkms-build" "$kver" "$1"
+	assert_success
 	assert_output --partial "abpath/$(cat "$TOP/VERSION"), $kver, x86_64: installed"
 	[ -f "$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko" ]
 }
