@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../last-run
 
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
@@ -130,4 +131,8 @@ fake_bench_tree() {
 	done >"$ABPATH_DEBUGFS/stats"
 	mkdir -p "$ABPATH_WORKLOAD_DIR"
 	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+}
+
+teardown() {
+	common_teardown
 }

@@ -5,6 +5,11 @@
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../last-run
+
+teardown() {
+	common_teardown
+}
 
 CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 

@@ -12,6 +12,7 @@ setup_file() {
 }
 
 teardown() {
+	common_teardown
 	# Never leave anything behind, even when a test failed half-way.
 	[ -n "${PROG:-}" ] && pkill -KILL -x "${PROG##*/}" || true
 }

@@ -1,5 +1,7 @@
 # Shared setup for the wl-*.bats host tests of userspace/workloads.
 
+load ../last-run
+
 WL_DIR="$BATS_TEST_DIRNAME/../../userspace/workloads"
 WL_ALL="pound-times pound-clock forkexit thread-churn itimer-threads sleep-loop softirq-rate"
 
@@ -47,4 +49,8 @@ wl_wait_for() { # SECS CMD...
 		((SECONDS < end)) || return 1
 		sleep 0.05
 	done
+}
+
+teardown() {
+	common_teardown
 }
