@@ -26,7 +26,7 @@ $(LTS_KDIR)/Module.symvers:
 	tests/vm/build-kernel --flavour 6.1
 
 module: $(if $(filter $(VM_KDIR),$(KDIR)),$(VM_KDIR)/Module.symvers)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	module/build $(KDIR)
 
 userspace:
 	tests/deps.sh build

@@ -17,7 +17,11 @@
 #ifndef _ABPATH_H
 #define _ABPATH_H
 
+#ifdef CONFIG_ABPATH_HOOKS
 #include <linux/abpath_hooks.h>
+#else
+#include "stock.h"
+#endif
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -64,6 +68,14 @@ struct abpath_path {
 	unsigned int nr_counters;
 	/* Whether legacy answers are cross-checked (and can be injected). */
 	bool checked;
+	/*
+	 * Where the backend attached the path, for sysfs; unavailable says
+	 * why legacy cannot run (its site is missing or not what the backend
+	 * expects), NULL when it can.  Both are set before sysfs exists and
+	 * never change after.
+	 */
+	const char *site;
+	const char *unavailable;
 	/*
 	 * Mode and epoch in one word, so that a call reads both at once: the
 	 * watchdog reverts the setting a slow call ran under, and a change of
@@ -113,9 +125,27 @@ struct abpath_param_hooks {
 
 extern const struct kernel_param_ops abpath_param_hooks_ops;
 
-void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
-void abpath_set_all_modes(enum abpath_mode mode);
+int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
+int abpath_set_all_modes(enum abpath_mode mode);
 bool abpath_revert_mode(struct abpath_path *p, unsigned long state);
+
+/*
+ * The backend: hooks.c through the kernel's hook patch, or stock.c through
+ * ftrace on an unpatched kernel.  Init attaches every path that it can
+ * (setting ->site, and ->unavailable where it cannot) and fails only when
+ * none could be; exit detaches them and waits until no call is left in
+ * this module's text.
+ */
+extern const char *const abpath_backend_name;
+int abpath_backend_init(void);
+void abpath_backend_exit(void);
+
+/* group_cputime.c: a call a backend has already counted and chosen. */
+bool abpath_group_cputime_claim(enum abpath_mode *mode, bool *timed);
+void abpath_group_cputime_claimed(enum abpath_mode mode, bool timed,
+				  struct task_struct *tsk,
+				  struct task_cputime *times,
+				  abpath_group_cputime_fn stock);
 
 /* timer_fastpath.c: the per-thread shares of the 2.6.27 tick. */
 int abpath_timer_fastpath_init(void);

@@ -3,9 +3,9 @@
  * abpath: switch four kernel paths at run time between today's algorithm
  * and a reproduction of the historical one, and count what each costs.
  *
- * The kernel's hook patch (CONFIG_ABPATH_HOOKS) calls into this module while
- * it is registered; everything here only decides, per call, which algorithm
- * runs and accounts for it.
+ * A backend attaches the paths to the kernel: the kernel's hook patch
+ * (hooks.c) or ftrace on an unpatched kernel (stock.c).  Everything else
+ * only decides, per call, which algorithm runs and accounts for it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -98,14 +98,6 @@ const struct kernel_param_ops abpath_param_hooks_ops = {
 /* Serializes mode changes, so that writing every path is all or nothing. */
 static DEFINE_MUTEX(abpath_mode_lock);
 
-static const struct abpath_ops abpath_ops = {
-	.group_cputime	= abpath_group_cputime_hook,
-	.timer_fastpath	= abpath_timer_fastpath_hook,
-	.timer_slowpath	= abpath_timer_slowpath_hook,
-	.exit_reparent	= abpath_exit_reparent_hook,
-	.timer_softirq	= abpath_timer_softirq_hook,
-};
-
 /* A change of mode starts a new epoch; setting the mode it has is a no-op. */
 static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 {
@@ -118,21 +110,41 @@ static void abpath_apply_mode(struct abpath_path *p, enum abpath_mode mode)
 	WRITE_ONCE(p->state, state);
 }
 
-void abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
+/* A path whose site the backend could not attach has no legacy arm. */
+static int abpath_mode_allowed(const struct abpath_path *p,
+			       enum abpath_mode mode)
 {
+	return mode == ABPATH_LEGACY && p->unavailable ? -EOPNOTSUPP : 0;
+}
+
+int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode)
+{
+	int ret = abpath_mode_allowed(p, mode);
+
+	if (ret)
+		return ret;
 	mutex_lock(&abpath_mode_lock);
 	abpath_apply_mode(p, mode);
 	mutex_unlock(&abpath_mode_lock);
+	return 0;
 }
 
-void abpath_set_all_modes(enum abpath_mode mode)
+/* All or nothing: one path that cannot take @mode leaves every path as is. */
+int abpath_set_all_modes(enum abpath_mode mode)
 {
 	struct abpath_path *p;
+	int ret;
 
+	abpath_for_each_path(p) {
+		ret = abpath_mode_allowed(p, mode);
+		if (ret)
+			return ret;
+	}
 	mutex_lock(&abpath_mode_lock);
 	abpath_for_each_path(p)
 		abpath_apply_mode(p, mode);
 	mutex_unlock(&abpath_mode_lock);
+	return 0;
 }
 
 /*
@@ -152,21 +164,9 @@ bool abpath_revert_mode(struct abpath_path *p, unsigned long state)
 	return revert;
 }
 
-static int abpath_enable_hooks(void)
-{
-	struct abpath_path *p;
-	int ret;
-
-	abpath_for_each_path(p) {
-		ret = abpath_enable(&abpath_ops, p->hook, true);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int __init abpath_init(void)
 {
+	struct abpath_path *p;
 	int initial, ret;
 
 	initial = sysfs_match_string(abpath_mode_names, mode);
@@ -184,29 +184,26 @@ static int __init abpath_init(void)
 		goto err_free_stats;
 
 	abpath_watchdog_init();
-	abpath_set_all_modes(initial);
 
-	ret = abpath_register(&abpath_ops);
-	if (ret) {
-		pr_err("cannot register with the kernel hooks: %d\n", ret);
-		goto err_free_shares;
-	}
-
-	ret = abpath_enable_hooks();
+	ret = abpath_backend_init();
 	if (ret)
-		goto err_unregister;
+		goto err_free_shares;
+
+	/* A path the backend could not attach stays optimized (it said why). */
+	abpath_for_each_path(p)
+		abpath_set_mode(p, initial);
 
 	ret = abpath_sysfs_init();
 	if (ret)
-		goto err_unregister;
+		goto err_detach;
 
 	abpath_debugfs_init();
-	pr_info("version %s loaded, mode %s\n", ABPATH_VERSION,
-		abpath_mode_names[initial]);
+	pr_info("version %s loaded, %s backend, mode %s\n", ABPATH_VERSION,
+		abpath_backend_name, abpath_mode_names[initial]);
 	return 0;
 
-err_unregister:
-	abpath_unregister(&abpath_ops);
+err_detach:
+	abpath_backend_exit();
 err_free_shares:
 	abpath_watchdog_exit();
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
@@ -220,8 +217,7 @@ static void __exit abpath_exit(void)
 {
 	abpath_debugfs_exit();
 	abpath_sysfs_exit();
-	/* Turns every hook off and waits for callbacks still running. */
-	abpath_unregister(&abpath_ops);
+	abpath_backend_exit();
 	abpath_watchdog_exit();
 	abpath_set_all_modes(ABPATH_OPTIMIZED);
 	abpath_timer_fastpath_exit();

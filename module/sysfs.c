@@ -4,10 +4,17 @@
  *
  *   mode            legacy | optimized | mixed; writing sets all four
  *   version
+ *   backend         patched | stock: how the paths are attached
+ *   reset           write 1 to zero every counter and histogram
  *   <path>/mode     "legacy [optimized]", the active one in brackets
+ *   <path>/site     where the backend attached the path, or why it could
+ *                   not ("unavailable: ...")
  *
- * A write is exactly "legacy" or "optimized", with at most one trailing
- * newline; anything else is -EINVAL and changes nothing.
+ * A mode write is exactly "legacy" or "optimized", with at most one
+ * trailing newline; anything else is -EINVAL and changes nothing.  Legacy
+ * on a path the backend could not attach is -EOPNOTSUPP, for that path
+ * and for the write of all four alike.  reset is here and not only in
+ * debugfs: lockdown (Secure Boot) refuses every debugfs write.
  */
 #include <linux/kobject.h>
 #include <linux/string.h>
@@ -58,15 +65,29 @@ static ssize_t path_mode_store(struct kobject *kobj,
 	mode = abpath_parse_mode(buf, count);
 	if (mode < 0)
 		return mode;
-	abpath_set_mode(p, mode);
-	return count;
+	return abpath_set_mode(p, mode) ?: count;
+}
+
+static ssize_t path_site_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct abpath_path *p = abpath_path_of(kobj);
+
+	if (!p)
+		return -ENODEV;
+	if (p->unavailable)
+		return sysfs_emit(buf, "unavailable: %s\n", p->unavailable);
+	return sysfs_emit(buf, "%s\n", p->site);
 }
 
 static struct kobj_attribute path_mode_attr =
 	__ATTR(mode, 0644, path_mode_show, path_mode_store);
+static struct kobj_attribute path_site_attr =
+	__ATTR(site, 0444, path_site_show, NULL);
 
 static struct attribute *path_attrs[] = {
 	&path_mode_attr.attr,
+	&path_site_attr.attr,
 	NULL,
 };
 
@@ -97,8 +118,7 @@ static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
 	mode = abpath_parse_mode(buf, count);
 	if (mode < 0)
 		return mode;
-	abpath_set_all_modes(mode);
-	return count;
+	return abpath_set_all_modes(mode) ?: count;
 }
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -107,12 +127,35 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", ABPATH_VERSION);
 }
 
+static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", abpath_backend_name);
+}
+
+/*
+ * Exactly "1", with at most one trailing newline, as debugfs's reset: a
+ * reset cannot be undone, so nothing else may trigger one.
+ */
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	if (strnlen(buf, count) != count || !sysfs_streq(buf, "1"))
+		return -EINVAL;
+	abpath_stats_reset();
+	return count;
+}
+
 static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute version_attr = __ATTR_RO(version);
+static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 
 static struct attribute *abpath_attrs[] = {
 	&mode_attr.attr,
 	&version_attr.attr,
+	&backend_attr.attr,
+	&reset_attr.attr,
 	NULL,
 };
 

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stock backend: the same paths on a distribution's own, unpatched
+ * kernel, attached through ftrace at the nearest traceable site to the hook
+ * patch's (docs/design.md, "The stock backend"):
+ *
+ *   group_cputime   thread_group_cputime() entry; a legacy call, and an
+ *                   optimized one chosen to be timed, is diverted to this
+ *                   module (IPMODIFY), every other call runs untouched
+ *   timer_fastpath  run_posix_cpu_timers() entry, before the kernel's own
+ *                   check; a used-up share schedules the kernel's expiry
+ *                   pass as that check would, and the slow path runs at
+ *                   posix_cpu_timers_work() entry, the expiry task work
+ *   exit_reparent   do_exit() entry (exit_notify() is inlined into it)
+ *   timer_softirq   rcu_sched_clock_irq() entry, the call that follows
+ *                   the inlined run_local_timers() in update_process_times()
+ *
+ * The vmlinux functions and data the paths need and the kernel does not
+ * export (module/klp.symvers) are reached through livepatch relocations:
+ * module/klp-convert rewrites them after the link, and the kernel's module
+ * loader resolves them by name at load time, refusing the load if one is
+ * missing.  The calls come out direct; the price is the K taint.
+ *
+ * A site that is missing, untraceable or taken (one IPMODIFY user per
+ * function: a distribution livepatch of thread_group_cputime() excludes
+ * abpath there) leaves its path optimized-only, with one log line and the
+ * reason in <path>/site; the other paths work.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/rcupdate_wait.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+#include <linux/uaccess.h>
+
+#include "abpath.h"
+
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+#error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
+#endif
+#ifndef CONFIG_POSIX_CPU_TIMERS_TASK_WORK
+/* timer_fastpath's slow path runs in the CPU timer task work. */
+#error "the stock backend needs CONFIG_POSIX_CPU_TIMERS_TASK_WORK"
+#endif
+/*
+ * A handler runs with preemption off when another ftrace user shares its
+ * function, and the slow paths take tasklist_lock and siglock, which
+ * sleep on PREEMPT_RT.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "the stock backend does not support PREEMPT_RT; build the hook patch into the kernel instead"
+#endif
+
+/* 6.1 has only the older name. */
+#ifndef ftrace_regs_set_instruction_pointer
+#define ftrace_regs_set_instruction_pointer ftrace_instruction_pointer_set
+#endif
+
+/* The kernel's loader applies the livepatch relocations of such a module. */
+MODULE_INFO(livepatch, "Y");
+
+const char *const abpath_backend_name = "stock";
+
+/*
+ * group_cputime.  The stock pass the cross-check brackets a sample with:
+ * its calls come from this module, which the handler lets through.
+ */
+static void stock_group_cputime(struct task_struct *tsk,
+				struct task_cputime *times)
+{
+	thread_group_cputime(tsk, times);
+}
+
+/* Where a claimed call goes: the choice travels in which function runs. */
+static void stock_gc_legacy(struct task_struct *tsk,
+			    struct task_cputime *times)
+{
+	abpath_group_cputime_claimed(ABPATH_LEGACY, false, tsk, times,
+				     stock_group_cputime);
+}
+
+static void stock_gc_legacy_timed(struct task_struct *tsk,
+				  struct task_cputime *times)
+{
+	abpath_group_cputime_claimed(ABPATH_LEGACY, true, tsk, times,
+				     stock_group_cputime);
+}
+
+static void stock_gc_optimized_timed(struct task_struct *tsk,
+				     struct task_cputime *times)
+{
+	abpath_group_cputime_claimed(ABPATH_OPTIMIZED, true, tsk, times,
+				     stock_group_cputime);
+}
+
+/*
+ * thread_group_cputime() entry, process context.  A diverted call runs
+ * this module's text after the handler has returned, possibly preempted:
+ * abpath_backend_exit() waits for it with RCU Tasks.
+ */
+static void notrace stock_on_group_cputime(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	enum abpath_mode mode;
+	unsigned long to;
+	bool timed;
+
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	if (!abpath_group_cputime_claim(&mode, &timed))
+		return;
+	if (mode == ABPATH_OPTIMIZED)
+		to = (unsigned long)stock_gc_optimized_timed;
+	else if (timed)
+		to = (unsigned long)stock_gc_legacy_timed;
+	else
+		to = (unsigned long)stock_gc_legacy;
+	ftrace_regs_set_instruction_pointer(fregs, to);
+}
+
+/* The kernel's own check runs after the handler; here it is unknown. */
+static bool stock_timer_check_after(struct task_struct *tsk)
+{
+	return false;
+}
+
+/*
+ * run_posix_cpu_timers() entry, the tick's hardirq.  Its own first tests
+ * come first, as they do before fastpath_timer_check(); a share used up
+ * then does what __run_posix_cpu_timers() does on an expiry, and the
+ * stock code, finding the work scheduled, returns.
+ */
+static void notrace stock_on_timer_tick(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	struct task_struct *tsk = current;
+	struct posix_cputimers_work *work = &tsk->posix_cputimers_work;
+
+	if (tsk->exit_state || work->scheduled)
+		return;
+	if (!abpath_timer_fastpath_hook(tsk, stock_timer_check_after))
+		return;
+	work->scheduled = true;
+	task_work_add(tsk, &work->work, TWA_RESUME);
+}
+
+/* posix_cpu_timers_work() entry: the expiry task work of current. */
+static void notrace stock_on_timer_work(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	abpath_timer_slowpath_hook(current);
+}
+
+/* do_exit() entry: process context, interrupts on, no lock held. */
+static void notrace stock_on_exit(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op,
+				  struct ftrace_regs *fregs)
+{
+	abpath_exit_reparent_hook(current);
+}
+
+/* rcu_sched_clock_irq() entry, the tick's hardirq. */
+static void notrace stock_on_rcu_tick(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+	if (abpath_timer_softirq_hook())
+		raise_softirq(TIMER_SOFTIRQ);
+}
+
+/*
+ * Whether @caller's first @len bytes hold a direct call to @callee.  A
+ * byte scan, not a disassembly: a false match needs a 0xe8 whose next four
+ * bytes happen to reach @callee.  A call may land up to a call-depth
+ * thunk's length before @callee (call depth tracking patches it so).
+ */
+static bool stock_calls(unsigned long caller, unsigned long callee,
+			size_t len)
+{
+	u8 text[256];
+	unsigned long to;
+	s32 rel;
+	size_t i;
+
+	len = min(len, sizeof(text));
+	if (copy_from_kernel_nofault(text, (void *)caller, len))
+		return false;
+	for (i = 0; i + 5 <= len; i++) {
+		if (text[i] != 0xe8)
+			continue;
+		memcpy(&rel, text + i + 1, sizeof(rel));
+		to = caller + i + 5 + rel;
+		if (to >= callee - 64 && to <= callee)
+			return true;
+	}
+	return false;
+}
+
+/* timer_softirq's site is "right after run_local_timers()" only so. */
+static const char *stock_check_rcu_tick(void)
+{
+	if (!stock_calls((unsigned long)update_process_times,
+			 (unsigned long)rcu_sched_clock_irq, 256))
+		return "update_process_times() does not call rcu_sched_clock_irq()";
+	return NULL;
+}
+
+struct stock_site {
+	struct abpath_path *path;
+	const char *func;
+	const char *(*check)(void);
+	struct ftrace_ops ops;
+	bool attached;
+};
+
+/*
+ * A path's sites in the order they attach: timer_fastpath's slow path
+ * before the tick that schedules it.  Handlers take their own locks, so
+ * FTRACE_OPS_FL_RECURSION stays clear (it would add ftrace's assist
+ * function); PERMANENT keeps sysctl kernel.ftrace_enabled=0 from turning
+ * every legacy path back into optimized behind the user's back.
+ */
+#define STOCK_OPS(fn, fl) { .func = (fn), .flags = FTRACE_OPS_FL_PERMANENT | (fl) }
+
+static struct stock_site stock_sites[] = {
+	{ &abpath_group_cputime_path, "thread_group_cputime", NULL,
+	  STOCK_OPS(stock_on_group_cputime, FTRACE_OPS_FL_IPMODIFY) },
+	{ &abpath_timer_fastpath_path, "posix_cpu_timers_work", NULL,
+	  STOCK_OPS(stock_on_timer_work, 0) },
+	{ &abpath_timer_fastpath_path, "run_posix_cpu_timers", NULL,
+	  STOCK_OPS(stock_on_timer_tick, 0) },
+	{ &abpath_exit_reparent_path, "do_exit", NULL,
+	  STOCK_OPS(stock_on_exit, 0) },
+	{ &abpath_timer_softirq_path, "rcu_sched_clock_irq",
+	  stock_check_rcu_tick, STOCK_OPS(stock_on_rcu_tick, 0) },
+};
+
+static const char *const stock_path_sites[ABPATH_NR_HOOKS] = {
+	[ABPATH_HOOK_GROUP_CPUTIME] =
+		"thread_group_cputime() entry, legacy and timed calls diverted",
+	[ABPATH_HOOK_TIMER_FASTPATH] =
+		"run_posix_cpu_timers() entry; slow path posix_cpu_timers_work()",
+	[ABPATH_HOOK_EXIT_REPARENT] =
+		"do_exit() entry, read_lock(tasklist_lock)",
+	[ABPATH_HOOK_TIMER_SOFTIRQ] =
+		"rcu_sched_clock_irq() entry, after run_local_timers()",
+};
+
+/* Why a path is unavailable, one per path; see abpath_path::unavailable. */
+static char stock_why[ABPATH_NR_HOOKS][128];
+
+static void stock_detach(struct stock_site *s)
+{
+	if (!s->attached)
+		return;
+	WARN_ON_ONCE(unregister_ftrace_function(&s->ops));
+	ftrace_free_filter(&s->ops);
+	s->attached = false;
+}
+
+static int stock_attach(struct stock_site *s, char *why, size_t len)
+{
+	char func[KSYM_NAME_LEN];
+	const char *bad;
+	int ret;
+
+	bad = s->check ? s->check() : NULL;
+	if (bad) {
+		scnprintf(why, len, "%s", bad);
+		return -ENOENT;
+	}
+	/* ftrace_set_filter() parses its buffer in place. */
+	strscpy(func, s->func, sizeof(func));
+	ret = ftrace_set_filter(&s->ops, func, strlen(func), 1);
+	if (ret) {
+		scnprintf(why, len, "%s() is not traceable (%d)", s->func, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&s->ops);
+	if (ret) {
+		if (ret == -EBUSY && (s->ops.flags & FTRACE_OPS_FL_IPMODIFY))
+			scnprintf(why, len,
+				  "%s() is already modified by another ftrace user, a livepatch perhaps (%d)",
+				  s->func, ret);
+		else
+			scnprintf(why, len, "cannot attach to %s() (%d)",
+				  s->func, ret);
+		ftrace_free_filter(&s->ops);
+		return ret;
+	}
+	s->attached = true;
+	return 0;
+}
+
+/* Detaches every site of @p, once one of them failed. */
+static void stock_detach_path(struct abpath_path *p)
+{
+	struct stock_site *s;
+
+	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++)
+		if (s->path == p)
+			stock_detach(s);
+}
+
+int abpath_backend_init(void)
+{
+	unsigned int attached = 0;
+	struct abpath_path *p;
+	struct stock_site *s;
+	char *why;
+
+	abpath_for_each_path(p)
+		p->site = stock_path_sites[p->hook];
+
+	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++) {
+		p = s->path;
+		if (p->unavailable)
+			continue;
+		why = stock_why[p->hook];
+		if (!stock_attach(s, why, sizeof(stock_why[0])))
+			continue;
+		pr_warn("%s: legacy unavailable: %s\n", p->name, why);
+		p->unavailable = why;
+		stock_detach_path(p);
+	}
+
+	abpath_for_each_path(p)
+		attached += !p->unavailable;
+	if (!attached) {
+		pr_err("no path could be attached to this kernel\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * Unregistering waits for handlers in flight, but a call diverted to
+ * group_cputime's legacy arm runs this module's text after its handler
+ * returned, and may be preempted there: RCU Tasks waits until every task
+ * has left it.  The tick's handlers ran with interrupts off: plain RCU.
+ */
+void abpath_backend_exit(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(stock_sites) - 1; i >= 0; i--)
+		stock_detach(&stock_sites[i]);
+	synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the hook patch's <linux/abpath_hooks.h> gives the patched backend,
+ * for the stock backend, which has no hook patch: the path ids and the
+ * shapes of the stock code a callback is handed.
+ */
+#ifndef _ABPATH_STOCK_H
+#define _ABPATH_STOCK_H
+
+#include <linux/types.h>
+
+struct task_struct;
+struct task_cputime;
+
+enum abpath_hook {
+	ABPATH_HOOK_GROUP_CPUTIME,
+	ABPATH_HOOK_TIMER_FASTPATH,
+	ABPATH_HOOK_EXIT_REPARENT,
+	ABPATH_HOOK_TIMER_SOFTIRQ,
+	ABPATH_NR_HOOKS,
+};
+
+typedef void (*abpath_group_cputime_fn)(struct task_struct *tsk,
+					struct task_cputime *times);
+typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
+
+/* In no header of 6.12; stock.c reads its text to check a site. */
+void update_process_times(int user_tick);
+
+#endif /* _ABPATH_STOCK_H */
