@@ -208,6 +208,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_string("state", ki.state);
 	snprintf(file, sizeof(file), "%s/version", ctl_sysfs());
 	out_string("version", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
+	out_string("backend", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
 	if (ki.refcnt >= 0)
 		out_u64("refcnt", (uint64_t)ki.refcnt);
 	else
@@ -217,6 +219,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_begin_object("kernel", OUT_PLAIN);
 	out_string("release", k.release);
 	out_tri("hooks", k.hooks);
+	out_tri("stock_backend", k.stock);
 	out_string("config", k.config == TRI_UNKNOWN ? NULL :
 			     k.config == TRI_YES ? "y" : "n");
 	out_string("config_source", *k.config_source ? k.config_source : NULL);
@@ -261,6 +264,9 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 			out_u64("watchdog_reverts", stats.e[e].value);
 		else
 			out_null("watchdog_reverts");
+		/* Last: the one wide column of the table. */
+		out_string("site", ctl_path_site(p.name[i], buf, sizeof(buf)) ?
+				   NULL : buf);
 		out_end();
 	}
 	out_end();
@@ -319,27 +325,46 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 
 /* ---- set --------------------------------------------------------------- */
 
+/*
+ * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
+ * kernel, and <path>/site says why.  A write of all four checks every path
+ * before changing any, so it names the first one that refused.
+ */
+static int set_unsupported(const char *path, const char *mode)
+{
+	char site[512], name[CTL_NAME_MAX];
+	struct ctl_paths p;
+	int i;
+
+	if (strcmp(path, "all")) {
+		if (ctl_path_site(path, site, sizeof(site)))
+			ctl_copy(site, sizeof(site), "see dmesg");
+		abpath_error("%s cannot run %s on this kernel: %s", path,
+			     mode, site);
+		return 1;
+	}
+	ctl_path_names(&p);
+	for (i = 0; i < p.n; i++) {
+		ctl_copy(name, sizeof(name), p.name[i]);
+		if (!ctl_path_site(name, site, sizeof(site)) &&
+		    !strncmp(site, "unavailable", 11)) {
+			abpath_error("%s cannot run %s on this kernel (%s), "
+				     "so no path was changed; set the others "
+				     "one by one with 'abpath set PATH %s'",
+				     name, mode, site, mode);
+			return 1;
+		}
+	}
+	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
+		     "no path was changed", mode);
+	return 1;
+}
+
 static int set_failed(const char *path, const char *mode, const char *file,
 		      int err)
 {
-	if (err == -EOPNOTSUPP && strcmp(path, "all")) {
-		abpath_error("the %s algorithm for %s is not implemented in "
-			     "this module version; update the module", mode,
-			     path);
-		return 1;
-	}
-	if (err == -EOPNOTSUPP) {
-		/*
-		 * The module checks every path before changing any, and
-		 * names the one it refused only in the kernel log.
-		 */
-		abpath_error("the %s algorithm is not implemented for some "
-			     "path in this module version (see dmesg), so no "
-			     "path was changed; set paths one by one with "
-			     "'abpath set PATH %s' or update the module", mode,
-			     mode);
-		return 1;
-	}
+	if (err == -EOPNOTSUPP)
+		return set_unsupported(path, mode);
 	if (err == -EINVAL) {
 		abpath_error("the module rejected '%s' for %s (%s); check "
 			     "that the module and the CLI versions match "
@@ -451,9 +476,10 @@ static int do_reset(const struct cmd *c, int argc, char **argv)
 		return ret;
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	snprintf(file, sizeof(file), "%s/reset", ctl_debugfs());
+	/* sysfs: lockdown refuses every debugfs write. */
+	snprintf(file, sizeof(file), "%s/reset", ctl_sysfs());
 	err = ctl_write(file, "1");
-	return err ? ctl_explain(file, err, true) : 0;
+	return err ? ctl_explain(file, err, false) : 0;
 }
 
 /* ---- workloads --------------------------------------------------------- */

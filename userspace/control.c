@@ -199,6 +199,15 @@ bool ctl_valid_mode(const char *mode)
 	return !strcmp(mode, "legacy") || !strcmp(mode, "optimized");
 }
 
+/* Where the backend attached @path, or "unavailable: why". */
+int ctl_path_site(const char *path, char *site, size_t len)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/%s/site", ctl_sysfs(), path);
+	return ctl_read(file, site, len);
+}
+
 int ctl_path_mode(const char *path, char *mode, size_t len)
 {
 	char file[4096], buf[256], *open_br, *close_br;
@@ -245,47 +254,58 @@ int ctl_read_hooks(struct ctl_hooks *h)
 	return 0;
 }
 
-static enum tri config_line(const char *line, enum tri cur)
-{
-	static const char opt[] = "CONFIG_ABPATH_HOOKS";
+/* The options the backends need, as one config file sets them. */
+struct kconfig {
+	enum tri hooks, livepatch, ftrace_args;
+};
 
-	if (!strncmp(line, opt, sizeof(opt) - 1) && line[sizeof(opt) - 1] == '=')
-		return line[sizeof(opt)] == 'y' ? TRI_YES : TRI_NO;
-	if (!strncmp(line, "# CONFIG_ABPATH_HOOKS is not set", 32))
-		return TRI_NO;
-	return cur;
+static void config_opt(const char *line, const char *opt, enum tri *val)
+{
+	size_t n = strlen(opt);
+
+	if (!strncmp(line, opt, n) && line[n] == '=')
+		*val = line[n + 1] == 'y' ? TRI_YES : TRI_NO;
+}
+
+/* "# CONFIG_X is not set" changes nothing: absent is already a "no". */
+static void config_line(const char *line, struct kconfig *c)
+{
+	config_opt(line, "CONFIG_ABPATH_HOOKS", &c->hooks);
+	config_opt(line, "CONFIG_LIVEPATCH", &c->livepatch);
+	config_opt(line, "CONFIG_DYNAMIC_FTRACE_WITH_ARGS", &c->ftrace_args);
 }
 
 /*
- * A readable config without the option at all means a kernel without the
- * patch, so that is a "no" as well, not an "unknown".
+ * A readable config without an option at all means a kernel without it,
+ * so that is a "no" as well, not an "unknown".
  */
 static void kernel_config(struct ctl_kernel *k)
 {
+	struct kconfig c = { TRI_NO, TRI_NO, TRI_NO };
 	char file[4096], line[512];
 	gzFile gz;
 	FILE *f;
 
-	k->config = TRI_UNKNOWN;
+	k->config = k->stock = TRI_UNKNOWN;
 	snprintf(file, sizeof(file), "%s/config.gz", ctl_proc());
 	gz = gzopen(file, "rb");
 	if (gz) {
-		k->config = TRI_NO;
 		while (gzgets(gz, line, sizeof(line)))
-			k->config = config_line(line, k->config);
+			config_line(line, &c);
 		gzclose(gz);
-		ctl_copy(k->config_source, sizeof(k->config_source), file);
-		return;
-	}
-	snprintf(file, sizeof(file), "/boot/config-%s", k->release);
-	f = fopen(file, "re");
-	if (f) {
-		k->config = TRI_NO;
+	} else {
+		snprintf(file, sizeof(file), "/boot/config-%s", k->release);
+		f = fopen(file, "re");
+		if (!f)
+			return;
 		while (fgets(line, sizeof(line), f))
-			k->config = config_line(line, k->config);
+			config_line(line, &c);
 		fclose(f);
-		ctl_copy(k->config_source, sizeof(k->config_source), file);
 	}
+	ctl_copy(k->config_source, sizeof(k->config_source), file);
+	k->config = c.hooks;
+	k->stock = c.livepatch == TRI_YES && c.ftrace_args == TRI_YES ?
+		   TRI_YES : TRI_NO;
 }
 
 static enum tri kallsyms_has(const char *sym)
@@ -361,10 +381,11 @@ int ctl_explain_not_loaded(void)
 	struct ctl_kernel k;
 
 	ctl_kernel_probe(&k);
-	if (k.hooks == TRI_NO)
+	if (k.hooks == TRI_NO && k.stock == TRI_NO)
 		abpath_error("module abpath is not loaded, and the running "
-			     "kernel %s has no abpath hooks; boot a kernel "
-			     "built with CONFIG_ABPATH_HOOKS=y "
+			     "kernel %s can take neither backend: it has no "
+			     "abpath hooks and lacks " CTL_STOCK_NEEDS "; "
+			     "boot a kernel built with CONFIG_ABPATH_HOOKS=y "
 			     "(" CTL_HOOK_PATCHES ")", k.release);
 	else
 		abpath_error("module abpath is not loaded; load it with "

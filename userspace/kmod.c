@@ -147,11 +147,19 @@ static int km_load_error(struct kmod_module *mod, int err)
 		return 1;
 	case ENOENT:
 		ctl_kernel_probe(&k);
-		if (k.hooks == TRI_NO) {
+		if (k.hooks == TRI_NO && k.stock == TRI_NO) {
 			abpath_error("the running kernel %s has no abpath hooks "
 				     "(unknown symbols); boot a kernel built "
 				     "with CONFIG_ABPATH_HOOKS=y "
 				     "(" CTL_HOOK_PATCHES ")", k.release);
+			return 1;
+		}
+		if (k.hooks == TRI_NO) {
+			abpath_error("loading %s failed: unknown symbol; it "
+				     "was built for another kernel or for the "
+				     "patched backend: rebuild it against this "
+				     "kernel ('make dkms-install') and check "
+				     "dmesg", kmod_module_get_path(mod));
 			return 1;
 		}
 		abpath_error("loading %s failed: unknown symbol; check dmesg "
@@ -187,14 +195,17 @@ int km_load(const char *mode)
 		snprintf(opts, sizeof(opts), "mode=%s", mode);
 
 	/*
-	 * The missing hooks are the root cause whenever they are missing:
-	 * no abpath.ko could load on this kernel.
+	 * A kernel that can take neither backend is the root cause whenever
+	 * it is one: no abpath.ko could load on it.
 	 */
 	ctl_kernel_probe(&k);
-	if (k.hooks == TRI_NO && kmod_module_get_initstate(mod) < 0) {
-		abpath_error("the running kernel %s has no abpath hooks; boot "
-			     "a kernel built with CONFIG_ABPATH_HOOKS=y "
-			     "(" CTL_HOOK_PATCHES ")", k.release);
+	if (k.hooks == TRI_NO && k.stock == TRI_NO &&
+	    kmod_module_get_initstate(mod) < 0) {
+		abpath_error("the running kernel %s can take neither backend: "
+			     "it has no abpath hooks and lacks "
+			     CTL_STOCK_NEEDS "; boot a kernel built with "
+			     "CONFIG_ABPATH_HOOKS=y (" CTL_HOOK_PATCHES ")",
+			     k.release);
 		km_close(ctx, mod);
 		return 1;
 	}

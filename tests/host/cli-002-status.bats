@@ -37,8 +37,9 @@ setup() {
 	assert_line --regexp '^  version: +0\.1\.0$'
 	assert_line --regexp '^  hooks: +yes$'
 	assert_line 'mode: mixed'
-	assert_line --regexp '^  exit_reparent +legacy +yes +3$'
-	assert_line --regexp '^  timer_softirq +optimized +yes +-$'
+	assert_line --regexp '^  backend: +patched$'
+	assert_line --regexp '^  exit_reparent +legacy +yes +3 +exit_reparent site of the patched backend$'
+	assert_line --regexp '^  timer_softirq +optimized +yes +- +timer_softirq site of the patched backend$'
 	run -0 "$ABPATH" -j status
 	run -0 jq -e '.paths.exit_reparent.watchdog_reverts == 3
 		and .paths.timer_softirq.watchdog_reverts == null' <<<"$output"
@@ -77,6 +78,23 @@ setup() {
 		and .kernel.registration_api == false' <<<"$output"
 	run -1 --separate-stderr "$ABPATH" status
 	[[ $stderr == *"CONFIG_ABPATH_HOOKS=y (patches/linux-6.12 or patches/linux-6.1)"* ]]
+}
+
+@test "status on Debian's own kernel names the stock backend and each site" {
+	fake_module stock
+	echo 'unavailable: thread_group_cputime() is already modified by another ftrace user, a livepatch perhaps (-16)' \
+		>"$ABPATH_SYSFS/group_cputime/site"
+	run -0 --separate-stderr "$ABPATH" status
+	assert_equal "$stderr" ''
+	assert_line --regexp '^  backend: +stock$'
+	assert_line --regexp '^  hooks: +no$'
+	assert_line --regexp '^  stock_backend: +yes$'
+	assert_line --regexp '^  group_cputime +optimized +- +- +unavailable: thread_group_cputime\(\) is already modified'
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.module.backend == "stock" and .kernel.stock_backend == true
+		and .kernel.hooks == false
+		and .paths.exit_reparent.site == "exit_reparent site of the stock backend"
+		and (.paths.group_cputime.site | startswith("unavailable: "))' <<<"$output"
 }
 
 @test "status finds the hooks through kallsyms alone" {

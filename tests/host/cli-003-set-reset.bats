@@ -62,19 +62,22 @@ setup() {
 	assert_equal "$(cat "$ABPATH_SYSFS/group_cputime/mode")" 'legacy [optimized]'
 }
 
-@test "reset writes 1 to debugfs reset" {
+@test "reset writes 1 to sysfs reset, not to debugfs" {
 	fake_module
 	run -0 "$ABPATH" reset
 	assert_output ''
-	assert_equal "$(cat "$ABPATH_DEBUGFS/reset")" 1
+	assert_equal "$(cat "$ABPATH_SYSFS/reset")" 1
+	assert_equal "$(cat "$ABPATH_DEBUGFS/reset")" 0
 }
 
-@test "reset without debugfs tells how to mount it" {
-	fake_module
+@test "reset works without debugfs, which lockdown makes read-only" {
+	fake_module stock
 	rm -r "$FAKE/sys/kernel/debug"
 	mkdir "$FAKE/sys/kernel/debug"
-	run -1 --separate-stderr "$ABPATH" reset
-	[[ $stderr == *"mount -t debugfs none $FAKE/sys/kernel/debug"* ]]
+	chmod 0555 "$FAKE/sys/kernel/debug"
+	run -0 --separate-stderr "$ABPATH" reset
+	assert_equal "$stderr" ''
+	assert_equal "$(cat "$ABPATH_SYSFS/reset")" 1
 }
 
 @test "reset without the module tells how to load it" {
@@ -87,11 +90,11 @@ setup() {
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
 	fake_module
 	open_tmpdir_to_all
-	# debugfs is root-only, like the real one.
-	chmod 0700 "$FAKE/sys/kernel/debug"
+	# sysfs reset is written by root only, like the real one (0200).
+	chmod 0600 "$ABPATH_SYSFS/reset"
 	run -1 --separate-stderr as_nobody "$ABPATH" reset
 	[[ $stderr == abpath:\ error:*"run as root" ]]
-	assert_equal "$(cat "$ABPATH_DEBUGFS/reset")" 0
+	assert_equal "$(cat "$ABPATH_SYSFS/reset")" 0
 }
 
 # sysfs returns errors a regular file cannot: an LD_PRELOAD shim makes
@@ -131,16 +134,18 @@ build_write_shim() {
 	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/shim.so" "$BATS_TEST_TMPDIR/shim.c" -ldl
 }
 
-@test "set reports a legacy algorithm the module does not implement" {
+@test "set names why a path cannot run legacy on this kernel" {
 	build_write_shim
-	fake_module
+	fake_module stock
 	local eopnotsupp=95
+	echo "unavailable: update_process_times() does not call rcu_sched_clock_irq()" \
+		>"$ABPATH_SYSFS/timer_softirq/site"
 	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
 		FAIL_ERRNO=$eopnotsupp "$ABPATH" set timer_softirq legacy
-	assert_equal "$stderr" "abpath: error: the legacy algorithm for timer_softirq is not implemented in this module version; update the module"
+	assert_equal "$stderr" "abpath: error: timer_softirq cannot run legacy on this kernel: unavailable: update_process_times() does not call rcu_sched_clock_irq()"
 	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
 		FAIL_ERRNO=$eopnotsupp "$ABPATH" set all legacy
-	[[ $stderr == *"not implemented for some path"*"no path was changed"* ]]
+	assert_equal "$stderr" "abpath: error: timer_softirq cannot run legacy on this kernel (unavailable: update_process_times() does not call rcu_sched_clock_irq()), so no path was changed; set the others one by one with 'abpath set PATH legacy'"
 }
 
 @test "set reports a mode the module rejects" {

@@ -38,7 +38,16 @@ fake_kernel() {
 	} >"$FAKE/sys/kernel/debug/abpath_hooks"
 }
 
-# A kernel without it: debugfs is mounted but has no abpath_hooks.
+# Debian's own kernel: no hook patch, but what the stock backend needs.
+fake_stock_kernel() {
+	printf 'CONFIG_SMP=y\nCONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' |
+		gzip >"$ABPATH_PROC/config.gz"
+	echo 'ffffffff81000000 T _stext' >"$ABPATH_PROC/kallsyms"
+	mkdir -p "$FAKE/sys/kernel/debug/tracing"
+}
+
+# A kernel that can take neither backend: debugfs is mounted but has no
+# abpath_hooks, and the config lacks livepatch.
 fake_unpatched_kernel() {
 	printf 'CONFIG_SMP=y\n# CONFIG_ABPATH_HOOKS is not set\n' |
 		gzip >"$ABPATH_PROC/config.gz"
@@ -46,17 +55,25 @@ fake_unpatched_kernel() {
 	mkdir -p "$FAKE/sys/kernel/debug/tracing"
 }
 
-# The loaded module: sysfs and debugfs as the module exports them.
+# The loaded module: sysfs and debugfs as the module exports them, on the
+# patched kernel, or with "stock" on Debian's own.
 fake_module() {
-	local p
-	fake_kernel 1
+	local backend=${1:-patched} p
+	if [ "$backend" = stock ]; then
+		fake_stock_kernel
+	else
+		fake_kernel 1
+	fi
 	mkdir -p "$ABPATH_SYSFS" "$ABPATH_DEBUGFS"
 	for p in "${CLI_PATHS[@]}"; do
 		mkdir -p "$ABPATH_SYSFS/$p"
 		echo 'legacy [optimized]' >"$ABPATH_SYSFS/$p/mode"
+		echo "$p site of the $backend backend" >"$ABPATH_SYSFS/$p/site"
 	done
 	echo optimized >"$ABPATH_SYSFS/mode"
 	echo 0.1.0 >"$ABPATH_SYSFS/version"
+	echo "$backend" >"$ABPATH_SYSFS/backend"
+	echo 0 >"$ABPATH_SYSFS/reset"
 	echo 0 >"$ABPATH_DEBUGFS/reset"
 	fake_stats
 }
