@@ -24,6 +24,13 @@ apt_get() {
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
 }
 
+# apt's lists as CI's fresh machine may lack them, fetched once per cache.
+apt_update_once() {
+	[ -f "$ABPATH_CACHE/.apt-updated" ] && return 0
+	apt_get update -qq >/dev/null && mkdir -p "$ABPATH_CACHE" &&
+		touch "$ABPATH_CACHE/.apt-updated"
+}
+
 # Install what is missing, once; CI starts from a machine that may lack it.
 need_pkgs() {
 	local missing=() p
@@ -34,10 +41,7 @@ need_pkgs() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	info "installing ${missing[*]}"
 	[ "$(id -u)" -eq 0 ] || die "need root to install: ${missing[*]}"
-	if [ ! -f "$ABPATH_CACHE/.apt-updated" ]; then
-		apt_get update -qq >/dev/null && mkdir -p "$ABPATH_CACHE" &&
-			touch "$ABPATH_CACHE/.apt-updated"
-	fi
+	apt_update_once
 	# The stamp outlives apt's lists on a reinstalled machine: refresh once
 	# and retry before giving up.
 	apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
@@ -70,6 +74,60 @@ kernel_build_dir() {
 	6.1) echo "$ABPATH_CACHE/build-6.1-default" ;;
 	*) echo "$ABPATH_CACHE/build-6.12-$1" ;;
 	esac
+}
+
+# Debian's own kernels, unpatched and signed, which the stock backend
+# builds against and loads into: the one place their releases are
+# written. A new Debian kernel ABI is a new release here.
+stock_kver() { # stock-6.12 | stock-6.1
+	case $1 in
+	stock-6.12) echo 6.12.117+deb12-amd64 ;;
+	stock-6.1) echo 6.1.0-56-amd64 ;;
+	*) die "no stock kernel '$1': there are stock-6.12 and stock-6.1" ;;
+	esac
+}
+
+stock_dir() { echo "$ABPATH_CACHE/stock-$1"; }
+
+# stock_kernel KVER: Debian's kernel KVER, ready to boot and build
+# against, without building or installing a kernel. Its headers package
+# is installed (/usr/src/linux-headers-KVER is what DKMS and users build
+# against); its image package, the same version, is fetched and unpacked
+# into stock_dir KVER, whatever the host runs: the host's /boot stays
+# untouched, and a machine without that kernel installed boots it too.
+stock_kernel() {
+	local kver=$1 dir ver
+	dir=$(stock_dir "$kver")
+	need_pkgs "linux-headers-$kver"
+	# The image must be the headers' version: Module.symvers there holds
+	# the symbol CRCs the module is built with and the kernel checks.
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$kver")
+	[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && return 0
+	mkdir -p "$ABPATH_CACHE"
+	(
+		# Two runs may fetch at once (two clones share the cache).
+		flock 9
+		[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && exit 0
+		stage "Debian's kernel image $kver ($ver) into $dir"
+		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		# apt downloads as _apt, and warns when _apt cannot write here.
+		chown _apt "$tmp" 2>/dev/null || true
+		get() { (cd "$tmp" && apt_get download -qq "linux-image-$kver=$ver" >/dev/null); }
+		apt_update_once
+		# Lists as old as the stamp may no longer name this version.
+		get || { apt_get update -qq >/dev/null && get; } ||
+			die "cannot download linux-image-$kver=$ver (the headers' version)"
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
+		[ -f "$tmp/root/boot/vmlinuz-$kver" ] && [ -d "$tmp/root/lib/modules/$kver" ] ||
+			die "linux-image-$kver=$ver has no boot/vmlinuz-$kver or lib/modules/$kver"
+		# The package leaves modules.dep to its postinst; the initramfs
+		# resolves module dependencies from it.
+		depmod -b "$tmp/root" "$kver"
+		echo "$ver" >"$tmp/root/.abpath-version"
+		rm -rf "$dir"
+		mv "$tmp/root" "$dir"
+	) 9>"$dir.lock"
 }
 
 kmake() {
