@@ -8,25 +8,40 @@ teardown() {
 	load_module
 }
 
-@test "the kernel carries the hook patch" {
+@test "the patched kernel carries the hook patch" {
+	[ "$BACKEND" = patched ] || skip "Debian's own kernel: no hook patch, the stock backend attaches through ftrace"
 	run -0 sh -c "zcat /proc/config.gz | grep -x CONFIG_ABPATH_HOOKS=y"
 	run -0 grep -w abpath_register /proc/kallsyms
 	[ -r "$HOOKS" ]
+	run -0 cat "$SYS/backend"
+	assert_output patched
 }
 
-@test "modprobe registers the module and turns every hook key on" {
-	unload_module
-	run -0 cat "$HOOKS"
-	assert_line "registered 0"
+@test "on Debian's own kernel the stock backend loads, livepatch-marked" {
+	[ "$BACKEND" = stock ] || skip "the patched kernel takes the patched backend"
+	run ! grep -w abpath_register /proc/kallsyms
+	run -0 cat "$SYS/backend"
+	assert_output stock
+	run -0 modinfo -F livepatch abpath
+	assert_output Y
+	# K: the kernel's loader applied the livepatch relocations.
+	run -0 cat /sys/module/abpath/taint
+	assert_output --partial K
 	for p in "${PATHS[@]}"; do
-		assert_line "$p 0"
+		run -0 cat "$SYS/$p/site"
+		refute_output --partial unavailable
+	done
+}
+
+@test "modprobe registers the module and turns every hook on" {
+	unload_module
+	for p in registered "${PATHS[@]}"; do
+		expect "$(hook_key "$p")" = 0 "$p hook before modprobe"
 	done
 
 	run -0 modprobe abpath
-	run -0 cat "$HOOKS"
-	assert_line "registered 1"
-	for p in "${PATHS[@]}"; do
-		assert_line "$p 1"
+	for p in registered "${PATHS[@]}"; do
+		expect "$(hook_key "$p")" = 1 "$p hook after modprobe"
 	done
 	run -0 cat "$SYS/version"
 	assert_output "$(cat /abpath/VERSION)"

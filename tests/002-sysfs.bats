@@ -19,13 +19,29 @@ setup() {
 	done
 }
 
-@test "permissions: modes 0644, version 0444" {
-	run -0 stat -c '%a %n' "$SYS/mode" "$SYS/version" "$SYS"/*/mode
+@test "permissions: modes 0644, version, backend and sites 0444, reset 0200" {
+	run -0 stat -c '%a %n' "$SYS/mode" "$SYS/version" "$SYS/backend" \
+		"$SYS/reset" "$SYS"/*/mode "$SYS"/*/site
 	assert_line "644 $SYS/mode"
 	assert_line "444 $SYS/version"
+	assert_line "444 $SYS/backend"
+	assert_line "200 $SYS/reset"
 	for p in "${PATHS[@]}"; do
 		assert_line "644 $SYS/$p/mode"
+		assert_line "444 $SYS/$p/site"
 	done
+}
+
+@test "backend names how the paths are attached, and each path its site" {
+	run -0 cat "$SYS/backend"
+	assert_output "$BACKEND"
+	for p in "${PATHS[@]}"; do
+		run -0 cat "$SYS/$p/site"
+		assert_output --regexp '^[a-z_]+\(\) '
+		assert_equal "${#lines[@]}" 1
+	done
+	run -0 cat "$SYS/exit_reparent/site"
+	assert_output --partial 'read_lock(tasklist_lock)'
 }
 
 @test "optimized is accepted with and without one trailing newline" {

@@ -9,6 +9,12 @@ setup() {
 	write_file "$DBG/reset" '1\n'
 }
 
+teardown() {
+	common_teardown
+	# A test that made debugfs read-only and failed part way.
+	mount -o remount,rw /sys/kernel/debug
+}
+
 # calls_grow PATH CMD...: CMD must make PATH's optimized call count grow.
 calls_grow() {
 	local path=$1 before after
@@ -129,5 +135,22 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	for w in '0' '2' '11' 'yes' '\n' '1\n\n' ' 1'; do
 		run ! write_file "$DBG/reset" "$w"
 		assert_output --partial "Invalid argument"
+		run ! write_file "$SYS/reset" "$w"
+		assert_output --partial "Invalid argument"
 	done
+}
+
+# Lockdown (Secure Boot) refuses every debugfs write; a read-only debugfs
+# stands in for it here.
+@test "sysfs reset and abpath reset work with debugfs read-only" {
+	"$WL/forkexit" -i 50 >/dev/null
+	mount -o remount,ro /sys/kernel/debug
+	run ! write_file "$DBG/reset" '1'
+	expect "$(counter exit_reparent optimized calls)" -ge 50 "exit_reparent calls before the reset"
+	write_file "$SYS/reset" '1\n'
+	expect "$(counter exit_reparent optimized calls)" -lt 10 "exit_reparent calls after the sysfs reset"
+	"$WL/forkexit" -i 50 >/dev/null
+	run -0 abpath reset
+	expect "$(counter exit_reparent optimized calls)" -lt 10 "exit_reparent calls after abpath reset"
+	mount -o remount,rw /sys/kernel/debug
 }

@@ -13,12 +13,16 @@ teardown() {
 	load_module
 }
 
-@test "status reports the module, the hooks and every path's mode" {
+@test "status reports the module, its backend, the hooks and every path's mode and site" {
 	run -0 abpath status -j
-	run -0 jq -e '.module.loaded == true and .kernel.hooks == true and .mode == "optimized"' <<<"$output"
+	run -0 jq -e --arg b "$BACKEND" '.module.loaded == true and .module.backend == $b
+		and .kernel.hooks == ($b == "patched") and .mode == "optimized"' <<<"$output"
 	run -0 abpath status -j
 	for p in "${PATHS[@]}"; do
-		jq -e --arg p "$p" '.paths[$p].mode == "optimized" and .paths[$p].static_key == true' <<<"$output"
+		# The stock backend has no static keys: ftrace is its hook.
+		jq -e --arg p "$p" --arg b "$BACKEND" '.paths[$p].mode == "optimized"
+			and .paths[$p].static_key == (if $b == "patched" then true else null end)
+			and (.paths[$p].site | test("^[a-z_]+\\(\\) "))' <<<"$output"
 	done
 }
 

@@ -70,14 +70,20 @@ bad=(
 	expect "$(state)" = "$before" "the modes after writes of a page or more"
 }
 
-@test "read-only files refuse writes; debugfs reset takes only 1 at offset 0" {
+@test "read-only files refuse writes; reset takes only 1, debugfs's at offset 0" {
 	before=$(state)
-	for f in "$SYS/version" "$DBG/stats" "$DBG"/hist/* "$HOOKS"; do
+	for f in "$SYS/version" "$SYS/backend" "$SYS"/*/site "$DBG/stats" \
+		"$DBG"/hist/*; do
 		run ! "$T/sysfs-write" -- "$f" '1'
 	done
+	if [ "$BACKEND" = patched ]; then
+		run ! "$T/sysfs-write" -- "$HOOKS" '1'
+	fi
 	for w in "${bad[@]}" '2' '11' '1 ' ' 1' '1\n\n' '01'; do
 		[ "$w" = '1' ] && continue
 		run ! "$T/sysfs-write" -- "$DBG/reset" "$w"
+		assert_output --partial "Invalid argument"
+		run ! "$T/sysfs-write" -- "$SYS/reset" "$w"
 		assert_output --partial "Invalid argument"
 	done
 	run ! "$T/sysfs-write" -o 1 -- "$DBG/reset" '1'
@@ -116,6 +122,8 @@ bad=(
 		done
 	done < <(mode_files)
 	run ! as_nobody "$T/sysfs-write" -- "$DBG/reset" 1
+	run ! as_nobody "$T/sysfs-write" -- "$SYS/reset" 1
+	assert_output --partial "Permission denied"
 	run ! as_nobody "$T/sysfs-write" -- "$DBG/inject" exit_reparent
 	expect "$(cat "$DBG/inject")" = "$(printf '%s 0\n' group_cputime timer_fastpath exit_reparent)" "debugfs inject after a write as nobody"
 	for f in "$DBG/stats" "$DBG"/hist/* "$DBG/reset" "$DBG/inject" "$HOOKS"; do

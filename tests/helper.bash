@@ -10,7 +10,11 @@ SYS=/sys/kernel/abpath
 DBG=/sys/kernel/debug/abpath
 PARAM=/sys/module/abpath/parameters
 HOOKS=/sys/kernel/debug/abpath_hooks
+TRACING=/sys/kernel/tracing
 PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+# The backend this kernel takes: the hook patch leaves its debugfs file
+# whether the module is loaded or not; Debian's own kernel has none.
+if [ -e "$HOOKS" ]; then BACKEND=patched; else BACKEND=stock; fi
 WL=${ABPATH_WORKLOAD_DIR:-/usr/local/libexec/abpath}
 
 load_module() {
@@ -56,10 +60,36 @@ write_file() {
 	"$T/sysfs-write" -- "$1" "$2"
 }
 
-# A hook key's state (0/1) from the kernel's own debugfs file, which stays
-# when the module is gone.
+# The functions the stock backend attaches a path to (module/stock.c).
+stock_functions() {
+	case $1 in
+	group_cputime) echo thread_group_cputime ;;
+	timer_fastpath) echo run_posix_cpu_timers posix_cpu_timers_work ;;
+	exit_reparent) echo do_exit ;;
+	timer_softirq) echo rcu_sched_clock_irq ;;
+	registered) echo thread_group_cputime run_posix_cpu_timers \
+		posix_cpu_timers_work do_exit rcu_sched_clock_irq ;;
+	esac
+}
+
+# hook_key PATH|registered: 1 while the backend's hook for PATH is live,
+# else 0, from what the kernel keeps when the module is gone: the hook
+# patch's static keys, or on the stock backend whether ftrace has an ops
+# on one of the path's functions (nothing else traces them in the VM).
 hook_key() {
-	awk -v k="$1" '$1 == k { print $2 }' "$HOOKS"
+	local f
+	if [ "$BACKEND" = patched ]; then
+		awk -v k="$1" '$1 == k { print $2 }' "$HOOKS"
+		return
+	fi
+	for f in $(stock_functions "$1"); do
+		if awk -v f="$f" '$1 == f { n++ } END { exit !n }' \
+			"$TRACING/enabled_functions"; then
+			echo 1
+			return
+		fi
+	done
+	echo 0
 }
 
 # True on a PREEMPT_RT kernel: mainline writes it into the version string

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# DKMS: builds against the patched 6.12 and 6.1 test kernels, and skips a
-# stock Debian kernel with the BUILD_EXCLUSIVE message rather than a wall
-# of errors.
+# DKMS: the patched backend against the patched 6.12 and 6.1 test kernels,
+# the stock backend against Debian's own 6.12 and 6.1 headers (livepatch
+# relocations that survive DKMS's strip, a signature from its key), and a
+# skip with a message for a kernel that can take neither.
 
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
@@ -15,19 +16,24 @@ teardown() {
 TOP=$BATS_TEST_DIRNAME/../..
 CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 
-# dkms_installs KBUILD: DKMS builds abpath against that patched tree and
-# installs it where modprobe would find it.
+# dkms_installs KBUILD [KVER]: DKMS builds abpath against that tree and
+# installs it where modprobe would find it. KVER (uname -r of the kernel)
+# defaults to the tree's kernel.release, which Debian's 6.1 headers set to
+# the upstream version (6.1.192), not the ABI name (6.1.0-56-amd64).
 dkms_installs() {
-	kver=$(cat "$1/include/config/kernel.release")
+	kver=${2:-$(cat "$1/include/config/kernel.release")}
 	run "$TOP/tests/dkms-build" "$kver" "$1"
 	assert_success
 	assert_output --partial "abpath/$(cat "$TOP/VERSION"), $kver, x86_64: installed"
-	[ -f "$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko" ]
+	# Compressed as the kernel's modules are (Debian's 6.12: xz).
+	ls "$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko"*
 }
 
-@test "dkms.conf takes its version from VERSION" {
-	run -0 bash -c ". '$TOP/dkms.conf'; echo \$PACKAGE_NAME \$PACKAGE_VERSION \$BUILD_EXCLUSIVE_CONFIG \$AUTOINSTALL"
+@test "dkms.conf takes its version from VERSION and the backend from the kernel" {
+	run -0 bash -c "kernel_source_dir='$CACHE/build-6.12-default'; . '$TOP/dkms.conf'; echo \$PACKAGE_NAME \$PACKAGE_VERSION \$BUILD_EXCLUSIVE_CONFIG \$AUTOINSTALL"
 	assert_output "abpath $(cat "$TOP/VERSION") CONFIG_ABPATH_HOOKS yes"
+	run -0 bash -c "kernel_source_dir=/nonexistent; . '$TOP/dkms.conf'; echo \$BUILD_EXCLUSIVE_CONFIG"
+	assert_output "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
 }
 
 @test "dkms builds and installs abpath for the patched 6.12 test kernel" {
@@ -40,11 +46,46 @@ dkms_installs() {
 	[[ $kver == 6.1.* ]]
 }
 
-@test "dkms skips Debian's stock 6.12 kernel: exit 77 and the BUILD_EXCLUSIVE message" {
-	hdr=$("$TOP/tests/deps.sh" stock-headers)
-	kver=${hdr#/usr/src/linux-headers-}
-	run -77 "$TOP/tests/dkms-build" "$kver" "$hdr"
+# dkms_installs_stock stock-6.12|stock-6.1: DKMS builds the stock backend
+# against Debian's headers for that kernel; the module it installs keeps
+# its livepatch relocations through DKMS's strip and is signed by the DKMS
+# key (tests/tools/verify-module-sig checks the signature itself).
+dkms_installs_stock() {
+	local hdr ko
+	hdr=$("$TOP/tests/deps.sh" stock-headers "$1")
+	dkms_installs "$hdr" "${hdr#/usr/src/linux-headers-}"
+	ko=$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko
+	[ -f "$ko" ] || { xz -dc "$ko.xz" >"$BATS_TEST_TMPDIR/abpath.ko" && ko=$BATS_TEST_TMPDIR/abpath.ko; }
+	run -0 modinfo -F livepatch "$ko"
+	assert_output Y
+	run -0 readelf -SW "$ko"
+	assert_output --partial ".klp.rela.vmlinux..text"
+	run -0 readelf -sW "$ko"
+	assert_output --partial ".klp.sym.vmlinux.task_sched_runtime,0"
+	refute_output --regexp ' UND (task_sched_runtime|tasklist_lock|thread_group_cputime)$'
+	[ -f /var/lib/dkms/mok.pub ] || fail "DKMS made no signing key (/var/lib/dkms/mok.pub)"
+	run -0 "$TOP/tests/tools/verify-module-sig" \
+		"$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko"* /var/lib/dkms/mok.pub
+}
+
+@test "dkms builds the stock backend for Debian's own 6.12: relocations kept, signed" {
+	dkms_installs_stock stock-6.12
+	[[ $kver == 6.12.*+deb12-amd64 ]]
+}
+
+@test "dkms builds the stock backend for Debian's own 6.1: relocations kept, signed" {
+	dkms_installs_stock stock-6.1
+	[[ $kver == 6.1.*-amd64 ]]
+}
+
+@test "dkms skips a kernel that can take neither backend: exit 77, and what it lacks" {
+	src=$BATS_TEST_TMPDIR/linux
+	mkdir -p "$src/include/config"
+	printf 'CONFIG_MODULES=y\n# CONFIG_LIVEPATCH is not set\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' >"$src/.config"
+	echo 6.12.0-plain >"$src/include/config/kernel.release"
+	run -77 "$TOP/tests/dkms-build" 6.12.0-plain "$src"
 	assert_output --partial "BUILD_EXCLUSIVE directive which does not match this kernel"
+	assert_output --partial "abpath: kernel 6.12.0-plain has neither CONFIG_ABPATH_HOOKS (the hook patch) nor CONFIG_LIVEPATCH and CONFIG_DYNAMIC_FTRACE_WITH_ARGS (the stock backend)"
 	refute_output --partial "undefined"
 	run -0 dkms status --dkmstree "$TOP/build/dkms/tree" --sourcetree "$TOP/build/dkms/src" \
 		--installtree "$TOP/build/dkms/install" abpath
