@@ -216,6 +216,17 @@ static const char *stock_check_rcu_tick(void)
 	return NULL;
 }
 
+/*
+ * The tick's handler schedules current's CPU timer task work, and the slow
+ * path hooks the function that work runs: they must be the same.
+ */
+static const char *stock_check_timer_work(void)
+{
+	if (current->posix_cputimers_work.work.func != posix_cpu_timers_work)
+		return "the CPU timer task work is not posix_cpu_timers_work()";
+	return NULL;
+}
+
 struct stock_site {
 	struct abpath_path *path;
 	const char *func;
@@ -236,8 +247,8 @@ struct stock_site {
 static struct stock_site stock_sites[] = {
 	{ &abpath_group_cputime_path, "thread_group_cputime", NULL,
 	  STOCK_OPS(stock_on_group_cputime, FTRACE_OPS_FL_IPMODIFY) },
-	{ &abpath_timer_fastpath_path, "posix_cpu_timers_work", NULL,
-	  STOCK_OPS(stock_on_timer_work, 0) },
+	{ &abpath_timer_fastpath_path, "posix_cpu_timers_work",
+	  stock_check_timer_work, STOCK_OPS(stock_on_timer_work, 0) },
 	{ &abpath_timer_fastpath_path, "run_posix_cpu_timers", NULL,
 	  STOCK_OPS(stock_on_timer_tick, 0) },
 	{ &abpath_exit_reparent_path, "do_exit", NULL,

@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 
+struct callback_head;
 struct task_struct;
 struct task_cputime;
 
@@ -24,7 +25,11 @@ typedef void (*abpath_group_cputime_fn)(struct task_struct *tsk,
 					struct task_cputime *times);
 typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 
-/* In no header of 6.12; stock.c reads its text to check a site. */
+/*
+ * In no header (the second is static in the kernel); stock.c checks its
+ * sites against them, through livepatch relocations.
+ */
 void update_process_times(int user_tick);
+void posix_cpu_timers_work(struct callback_head *work);
 
 #endif /* _ABPATH_STOCK_H */
