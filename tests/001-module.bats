@@ -13,6 +13,7 @@ teardown() {
 	run -0 sh -c "zcat /proc/config.gz | grep -x CONFIG_ABPATH_HOOKS=y"
 	run -0 grep -w abpath_register /proc/kallsyms
 	[ -r "$HOOKS" ]
+	load_module
 	run -0 cat "$SYS/backend"
 	assert_output patched
 }
@@ -20,6 +21,7 @@ teardown() {
 @test "on Debian's own kernel the stock backend loads, livepatch-marked" {
 	[ "$BACKEND" = stock ] || skip "the patched kernel takes the patched backend"
 	run ! grep -w abpath_register /proc/kallsyms
+	load_module
 	run -0 cat "$SYS/backend"
 	assert_output stock
 	run -0 modinfo -F livepatch abpath

@@ -37,7 +37,7 @@ setup() {
 	assert_output "$BACKEND"
 	for p in "${PATHS[@]}"; do
 		run -0 cat "$SYS/$p/site"
-		assert_output --regexp '^[a-z_]+\(\) '
+		assert_output --regexp '^[a-z_]+\(\)'
 		assert_equal "${#lines[@]}" 1
 	done
 	run -0 cat "$SYS/exit_reparent/site"

@@ -22,7 +22,7 @@ teardown() {
 		# The stock backend has no static keys: ftrace is its hook.
 		jq -e --arg p "$p" --arg b "$BACKEND" '.paths[$p].mode == "optimized"
 			and .paths[$p].static_key == (if $b == "patched" then true else null end)
-			and (.paths[$p].site | test("^[a-z_]+\\(\\) "))' <<<"$output"
+			and (.paths[$p].site | test("^[a-z_]+\\(\\)"))' <<<"$output"
 	done
 }
 
