@@ -51,6 +51,8 @@
  * expiry takes siglock right after it.  On a kernel that expires CPU
  * timers in hardirq, IRQs are off: hence the irqsave.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/posix-timers.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -319,8 +321,23 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATHS, 1);
 	abpath_add(p, ABPATH_LEGACY, TF_THREADS_WALKED, threads);
 	abpath_add(p, ABPATH_LEGACY, TF_REBALANCE_WRITES, writes);
-	if (!ok)
+	if (!ok) {
 		abpath_add(p, ABPATH_LEGACY, ABPATH_MISMATCHES, 1);
+		/*
+		 * Which bound a sum missed, and by how much: an uninjected
+		 * mismatch is either a wrong sum or a bound that does not
+		 * hold, and only the numbers tell which.
+		 */
+		pr_warn_ratelimited("timer_fastpath: legacy sums outside the group clock%s, %lu threads: prof %llu in [%llu, %llu], virt %llu in [%llu, %llu], sched %llu in [%llu, %llu], slack %llu ns\n",
+				    inject ? " (injected)" : "", threads,
+				    sum[CPUCLOCK_PROF], before[CPUCLOCK_PROF],
+				    after[CPUCLOCK_PROF],
+				    sum[CPUCLOCK_VIRT], before[CPUCLOCK_VIRT],
+				    after[CPUCLOCK_VIRT],
+				    sum[CPUCLOCK_SCHED], before[CPUCLOCK_SCHED],
+				    after[CPUCLOCK_SCHED],
+				    2ULL * TICK_NSEC * num_online_cpus());
+	}
 }
 
 /*
