@@ -69,12 +69,10 @@ struct abpath_path {
 	/* Whether legacy answers are cross-checked (and can be injected). */
 	bool checked;
 	/*
-	 * Where the backend attached the path, for sysfs; unavailable says
-	 * why legacy cannot run (its site is missing or not what the backend
-	 * expects), NULL when it can.  Both are set before sysfs exists and
-	 * never change after.
+	 * Why legacy cannot run (the backend's site for it is missing or not
+	 * what it expects), NULL when it can.  Set before sysfs exists and
+	 * never changed after.
 	 */
-	const char *site;
 	const char *unavailable;
 	/*
 	 * Mode and epoch in one word, so that a call reads both at once: the
@@ -131,12 +129,13 @@ bool abpath_revert_mode(struct abpath_path *p, unsigned long state);
 
 /*
  * The backend: hooks.c through the kernel's hook patch, or stock.c through
- * ftrace on an unpatched kernel.  Init attaches every path that it can
- * (setting ->site, and ->unavailable where it cannot) and fails only when
- * none could be; exit detaches them and waits until no call is left in
- * this module's text.
+ * ftrace on an unpatched kernel.  Its sites say where it attaches each
+ * path, by hook id.  Init attaches every path that it can (setting
+ * ->unavailable where it cannot) and fails only when none could be; exit
+ * detaches them and waits until no call is left in this module's text.
  */
 extern const char *const abpath_backend_name;
+extern const char *const abpath_backend_sites[ABPATH_NR_HOOKS];
 int abpath_backend_init(void);
 void abpath_backend_exit(void);
 

@@ -20,7 +20,7 @@ static const struct abpath_ops abpath_ops = {
 	.timer_softirq	= abpath_timer_softirq_hook,
 };
 
-static const char *const abpath_sites[ABPATH_NR_HOOKS] = {
+const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] =
 		"thread_group_cputime() hook, both arms timed",
 	[ABPATH_HOOK_TIMER_FASTPATH] =
@@ -35,9 +35,6 @@ int abpath_backend_init(void)
 {
 	struct abpath_path *p;
 	int ret;
-
-	abpath_for_each_path(p)
-		p->site = abpath_sites[p->hook];
 
 	ret = abpath_register(&abpath_ops);
 	if (ret) {

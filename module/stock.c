@@ -257,7 +257,7 @@ static struct stock_site stock_sites[] = {
 	  stock_check_rcu_tick, STOCK_OPS(stock_on_rcu_tick, 0) },
 };
 
-static const char *const stock_path_sites[ABPATH_NR_HOOKS] = {
+const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] =
 		"thread_group_cputime() entry, legacy and timed calls diverted",
 	[ABPATH_HOOK_TIMER_FASTPATH] =
@@ -330,9 +330,6 @@ int abpath_backend_init(void)
 	struct abpath_path *p;
 	struct stock_site *s;
 	char *why;
-
-	abpath_for_each_path(p)
-		p->site = stock_path_sites[p->hook];
 
 	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++) {
 		p = s->path;

@@ -209,6 +209,12 @@ static unsigned long tf_sum_threads(struct task_struct *tsk, u64 *sum,
 	return threads;
 }
 
+/* What a sum may pass the group sample after it by (tf_sums_within()). */
+static u64 tf_slack(void)
+{
+	return 2ULL * TICK_NSEC * num_online_cpus();
+}
+
 /*
  * The cross-check: the sums must lie within atomic group samples taken
  * just before and just after them.  Every thread's clocks and the group's
@@ -223,7 +229,7 @@ static unsigned long tf_sum_threads(struct task_struct *tsk, u64 *sum,
 static bool tf_sums_within(const u64 *before, const u64 *sum,
 			   const u64 *after)
 {
-	u64 slack = 2ULL * TICK_NSEC * num_online_cpus();
+	u64 slack = tf_slack();
 	int i;
 
 	for (i = 0; i < CPUCLOCK_MAX; i++)
@@ -335,8 +341,7 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 				    sum[CPUCLOCK_VIRT], before[CPUCLOCK_VIRT],
 				    after[CPUCLOCK_VIRT],
 				    sum[CPUCLOCK_SCHED], before[CPUCLOCK_SCHED],
-				    after[CPUCLOCK_SCHED],
-				    2ULL * TICK_NSEC * num_online_cpus());
+				    after[CPUCLOCK_SCHED], tf_slack());
 	}
 }
 

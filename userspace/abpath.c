@@ -332,8 +332,8 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
  */
 static int set_unsupported(const char *path, const char *mode)
 {
-	char site[512], name[CTL_NAME_MAX];
 	struct ctl_paths p;
+	char site[512];
 	int i;
 
 	if (strcmp(path, "all")) {
@@ -345,13 +345,12 @@ static int set_unsupported(const char *path, const char *mode)
 	}
 	ctl_path_names(&p);
 	for (i = 0; i < p.n; i++) {
-		ctl_copy(name, sizeof(name), p.name[i]);
-		if (!ctl_path_site(name, site, sizeof(site)) &&
+		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
 		    !strncmp(site, "unavailable", 11)) {
 			abpath_error("%s cannot run %s on this kernel (%s), "
 				     "so no path was changed; set the others "
 				     "one by one with 'abpath set PATH %s'",
-				     name, mode, site, mode);
+				     p.name[i], mode, site, mode);
 			return 1;
 		}
 	}
