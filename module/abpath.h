@@ -139,8 +139,10 @@ extern const char *const abpath_backend_sites[ABPATH_NR_HOOKS];
 int abpath_backend_init(void);
 void abpath_backend_exit(void);
 
-/* group_cputime.c: a call a backend has already counted and chosen. */
-bool abpath_group_cputime_claim(enum abpath_mode *mode, bool *timed);
+/*
+ * group_cputime.c: a call a backend has already counted and chosen with
+ * abpath_group_cputime_claim().
+ */
 void abpath_group_cputime_claimed(enum abpath_mode mode, bool timed,
 				  struct task_struct *tsk,
 				  struct task_cputime *times,
@@ -243,6 +245,23 @@ static __always_inline u64 abpath_start(struct abpath_path *p,
 					enum abpath_mode mode)
 {
 	return abpath_count(p, mode, p->hook) ? abpath_now() : 0;
+}
+
+/*
+ * group_cputime: counts the call and chooses what runs.  false leaves it
+ * to the stock pass, untimed; true gives the mode and whether the call is
+ * timed (every legacy call runs in the module, an optimized one only when
+ * timed).  Inline: the stock backend runs it from a trampoline on every
+ * times(), and a call here would cost a stack frame there.
+ */
+static __always_inline bool abpath_group_cputime_claim(unsigned long state,
+						       enum abpath_mode *mode,
+						       bool *timed)
+{
+	*mode = abpath_state_mode(state);
+	*timed = abpath_count(&abpath_group_cputime_path, *mode,
+			      ABPATH_HOOK_GROUP_CPUTIME);
+	return *mode == ABPATH_LEGACY || *timed;
 }
 
 /*

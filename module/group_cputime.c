@@ -187,23 +187,6 @@ static noinline bool group_cputime_run(struct abpath_path *p,
 }
 
 /*
- * Counts the call and chooses what runs: false leaves it to the stock
- * pass, untimed; true gives the mode and whether the call is timed (every
- * legacy call runs here, an optimized one only when timed).
- */
-static __always_inline bool group_cputime_claim(unsigned long state,
-						enum abpath_mode *mode,
-						bool *timed)
-{
-	struct abpath_path *p = &abpath_group_cputime_path;
-	const enum abpath_hook hook = ABPATH_HOOK_GROUP_CPUTIME;
-
-	*mode = abpath_state_mode(state);
-	*timed = abpath_count(p, *mode, hook);
-	return *mode == ABPATH_LEGACY || *timed;
-}
-
-/*
  * This runs on every times(): an untimed optimized call only counts and
  * returns, and thread_group_cputime() runs its own stock pass inline.  The
  * rest is out of line so that this path saves no registers.
@@ -217,20 +200,9 @@ bool abpath_group_cputime_hook(struct task_struct *tsk,
 	enum abpath_mode mode;
 	bool timed;
 
-	if (!group_cputime_claim(state, &mode, &timed))
+	if (!abpath_group_cputime_claim(state, &mode, &timed))
 		return false;
 	return group_cputime_run(p, state, timed, tsk, times, stock);
-}
-
-/*
- * For a backend that must choose at the function's entry and run the call
- * later, from the function it diverted it to (stock.c).
- */
-bool abpath_group_cputime_claim(enum abpath_mode *mode, bool *timed)
-{
-	unsigned long state = abpath_state_now(&abpath_group_cputime_path);
-
-	return group_cputime_claim(state, mode, timed);
 }
 
 /*

@@ -4,9 +4,9 @@
  * kernel, attached through ftrace at the nearest traceable site to the hook
  * patch's (docs/design.md, "The stock backend"):
  *
- *   group_cputime   thread_group_cputime() entry; a legacy call, and an
- *                   optimized one chosen to be timed, is diverted to this
- *                   module (IPMODIFY), every other call runs untouched
+ *   group_cputime   thread_group_cputime() entry, a direct trampoline; a
+ *                   legacy call, and an optimized one chosen to be timed,
+ *                   is diverted to this module, every other call runs on
  *   timer_fastpath  run_posix_cpu_timers() entry, before the kernel's own
  *                   check; a used-up share schedules the kernel's expiry
  *                   pass as that check would, and the slow path runs at
@@ -36,8 +36,22 @@
 #include <linux/sched/signal.h>
 #include <linux/task_work.h>
 #include <linux/uaccess.h>
+#include <asm/ibt.h>
+#include <asm/linkage.h>
+#include <asm/nospec-branch.h>
 
 #include "abpath.h"
+
+#ifndef CONFIG_X86_64
+#error "the stock backend's trampoline is x86-64 assembly"
+#endif
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+#error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+#endif
+/* 6.1 has no call depth tracking. */
+#ifndef CALL_DEPTH_ACCOUNT
+#define CALL_DEPTH_ACCOUNT ""
+#endif
 
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
@@ -53,11 +67,6 @@
  */
 #ifdef CONFIG_PREEMPT_RT
 #error "the stock backend does not support PREEMPT_RT; build the hook patch into the kernel instead"
-#endif
-
-/* 6.1 has only the older name. */
-#ifndef ftrace_regs_set_instruction_pointer
-#define ftrace_regs_set_instruction_pointer ftrace_instruction_pointer_set
 #endif
 
 /* The kernel's loader applies the livepatch relocations of such a module. */
@@ -97,32 +106,64 @@ static void stock_gc_optimized_timed(struct task_struct *tsk,
 				     stock_group_cputime);
 }
 
+/* This module's core text, where the cross-check's stock samples come from. */
+static unsigned long stock_text, stock_text_size;
+
 /*
- * thread_group_cputime() entry, process context.  A diverted call runs
- * this module's text after the handler has returned, possibly preempted:
- * abpath_backend_exit() waits for it with RCU Tasks.
+ * thread_group_cputime() entry, process context, from the trampoline
+ * below: where the call goes, 0 for the stock function's own body.  A
+ * diverted call runs this module's text after the trampoline returned,
+ * possibly preempted: abpath_backend_exit() waits for it with RCU Tasks.
  */
-static void notrace stock_on_group_cputime(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
+unsigned long notrace stock_gc_entry(unsigned long parent_ip)
 {
 	enum abpath_mode mode;
-	unsigned long to;
 	bool timed;
 
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	if (!abpath_group_cputime_claim(&mode, &timed))
-		return;
+	if (parent_ip - stock_text < stock_text_size)
+		return 0;
+	if (!abpath_group_cputime_claim(abpath_state_now(&abpath_group_cputime_path),
+					&mode, &timed))
+		return 0;
 	if (mode == ABPATH_OPTIMIZED)
-		to = (unsigned long)stock_gc_optimized_timed;
-	else if (timed)
-		to = (unsigned long)stock_gc_legacy_timed;
-	else
-		to = (unsigned long)stock_gc_legacy;
-	ftrace_regs_set_instruction_pointer(fregs, to);
+		return (unsigned long)stock_gc_optimized_timed;
+	if (timed)
+		return (unsigned long)stock_gc_legacy_timed;
+	return (unsigned long)stock_gc_legacy;
 }
+
+/*
+ * thread_group_cputime()'s direct trampoline, called from its fentry site
+ * (or, when another ftrace user shares the function, jumped to from
+ * ftrace's, hence the ENDBR) with the return into the function's body on
+ * top of the stack and its caller's return above it.  Only the two
+ * argument registers are live.  A diverted call is entered as ftrace's own
+ * IPMODIFY enters one: by returning into it in the body's place, so calls
+ * and returns stay paired, and it returns straight to the caller.  An
+ * ftrace_ops with IPMODIFY saves and restores the registers around a
+ * handler; this costs a few instructions of its own (docs/benchmarks.md).
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.type	stock_gc_tramp, @function\n"
+"stock_gc_tramp:\n"
+	ASM_ENDBR
+"	pushq	%rbp\n"
+"	movq	%rsp, %rbp\n"
+	CALL_DEPTH_ACCOUNT
+"	pushq	%rdi\n"
+"	pushq	%rsi\n"
+"	movq	16(%rbp), %rdi\n"
+"	call	stock_gc_entry\n"
+"	popq	%rsi\n"
+"	popq	%rdi\n"
+"	testq	%rax, %rax\n"
+"	jz	1f\n"
+"	movq	%rax, 8(%rbp)\n"
+"1:	leave\n"
+	ASM_RET
+"	.size	stock_gc_tramp, .-stock_gc_tramp\n"
+"	.popsection\n"
+);
 
 /* The kernel's own check runs after the handler; here it is unknown. */
 static bool stock_timer_check_after(struct task_struct *tsk)
@@ -232,6 +273,7 @@ struct stock_site {
 	const char *func;
 	const char *(*check)(void);
 	struct ftrace_ops ops;
+	void (*direct)(void);	/* a direct trampoline instead of ops.func */
 	bool attached;
 };
 
@@ -242,20 +284,50 @@ struct stock_site {
  * function); PERMANENT keeps sysctl kernel.ftrace_enabled=0 from turning
  * every legacy path back into optimized behind the user's back.
  */
-#define STOCK_OPS(fn, fl) { .func = (fn), .flags = FTRACE_OPS_FL_PERMANENT | (fl) }
+#define STOCK_OPS(fn) { .func = (fn), .flags = FTRACE_OPS_FL_PERMANENT }
 
+/*
+ * register_ftrace_direct() sets a direct ops' flags itself, PERMANENT not
+ * among them; the other sites' ops still refuse ftrace_enabled=0.  A
+ * direct call excludes an IPMODIFY user of the function, as IPMODIFY did.
+ */
 static struct stock_site stock_sites[] = {
 	{ &abpath_group_cputime_path, "thread_group_cputime", NULL,
-	  STOCK_OPS(stock_on_group_cputime, FTRACE_OPS_FL_IPMODIFY) },
+	  {}, stock_gc_tramp },
 	{ &abpath_timer_fastpath_path, "posix_cpu_timers_work",
-	  stock_check_timer_work, STOCK_OPS(stock_on_timer_work, 0) },
+	  stock_check_timer_work, STOCK_OPS(stock_on_timer_work) },
 	{ &abpath_timer_fastpath_path, "run_posix_cpu_timers", NULL,
-	  STOCK_OPS(stock_on_timer_tick, 0) },
+	  STOCK_OPS(stock_on_timer_tick) },
 	{ &abpath_exit_reparent_path, "do_exit", NULL,
-	  STOCK_OPS(stock_on_exit, 0) },
+	  STOCK_OPS(stock_on_exit) },
 	{ &abpath_timer_softirq_path, "rcu_sched_clock_irq",
-	  stock_check_rcu_tick, STOCK_OPS(stock_on_rcu_tick, 0) },
+	  stock_check_rcu_tick, STOCK_OPS(stock_on_rcu_tick) },
 };
+
+/* Before 6.4 the direct ops calls had a _multi suffix (Kbuild). */
+static int stock_register(struct stock_site *s)
+{
+	if (!s->direct)
+		return register_ftrace_function(&s->ops);
+#ifndef ABPATH_FTRACE_DIRECT_MULTI
+	return register_ftrace_direct(&s->ops, (unsigned long)s->direct);
+#else
+	return register_ftrace_direct_multi(&s->ops, (unsigned long)s->direct);
+#endif
+}
+
+static int stock_unregister(struct stock_site *s)
+{
+	if (!s->direct)
+		return unregister_ftrace_function(&s->ops);
+#ifndef ABPATH_FTRACE_DIRECT_MULTI
+	return unregister_ftrace_direct(&s->ops, (unsigned long)s->direct,
+					false);
+#else
+	return unregister_ftrace_direct_multi(&s->ops,
+					      (unsigned long)s->direct);
+#endif
+}
 
 const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] =
@@ -275,7 +347,7 @@ static void stock_detach(struct stock_site *s)
 {
 	if (!s->attached)
 		return;
-	WARN_ON_ONCE(unregister_ftrace_function(&s->ops));
+	WARN_ON_ONCE(stock_unregister(s));
 	ftrace_free_filter(&s->ops);
 	s->attached = false;
 }
@@ -298,9 +370,9 @@ static int stock_attach(struct stock_site *s, char *why, size_t len)
 		scnprintf(why, len, "%s() is not traceable (%d)", s->func, ret);
 		return ret;
 	}
-	ret = register_ftrace_function(&s->ops);
+	ret = stock_register(s);
 	if (ret) {
-		if (ret == -EBUSY && (s->ops.flags & FTRACE_OPS_FL_IPMODIFY))
+		if (ret == -EBUSY && s->direct)
 			scnprintf(why, len,
 				  "%s() is already modified by another ftrace user, a livepatch perhaps (%d)",
 				  s->func, ret);
@@ -331,6 +403,13 @@ int abpath_backend_init(void)
 	struct stock_site *s;
 	char *why;
 
+#ifdef ABPATH_MODULE_MEMORY
+	stock_text = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
+	stock_text_size = THIS_MODULE->mem[MOD_TEXT].size;
+#else
+	stock_text = (unsigned long)THIS_MODULE->core_layout.base;
+	stock_text_size = THIS_MODULE->core_layout.text_size;
+#endif
 	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++) {
 		p = s->path;
 		if (p->unavailable)

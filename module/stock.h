@@ -32,4 +32,8 @@ typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 void update_process_times(int user_tick);
 void posix_cpu_timers_work(struct callback_head *work);
 
+/* stock.c: thread_group_cputime()'s trampoline and the C it calls. */
+void stock_gc_tramp(void);
+unsigned long stock_gc_entry(unsigned long parent_ip);
+
 #endif /* _ABPATH_STOCK_H */

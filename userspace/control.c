@@ -256,7 +256,7 @@ int ctl_read_hooks(struct ctl_hooks *h)
 
 /* The options the backends need, as one config file sets them. */
 struct kconfig {
-	enum tri hooks, livepatch, ftrace_args;
+	enum tri hooks, livepatch, ftrace_args, ftrace_direct;
 };
 
 static void config_opt(const char *line, const char *opt, enum tri *val)
@@ -273,6 +273,8 @@ static void config_line(const char *line, struct kconfig *c)
 	config_opt(line, "CONFIG_ABPATH_HOOKS", &c->hooks);
 	config_opt(line, "CONFIG_LIVEPATCH", &c->livepatch);
 	config_opt(line, "CONFIG_DYNAMIC_FTRACE_WITH_ARGS", &c->ftrace_args);
+	config_opt(line, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
+		   &c->ftrace_direct);
 }
 
 /*
@@ -281,7 +283,7 @@ static void config_line(const char *line, struct kconfig *c)
  */
 static void kernel_config(struct ctl_kernel *k)
 {
-	struct kconfig c = { TRI_NO, TRI_NO, TRI_NO };
+	struct kconfig c = { TRI_NO, TRI_NO, TRI_NO, TRI_NO };
 	char file[4096], line[512];
 	gzFile gz;
 	FILE *f;
@@ -304,8 +306,8 @@ static void kernel_config(struct ctl_kernel *k)
 	}
 	ctl_copy(k->config_source, sizeof(k->config_source), file);
 	k->config = c.hooks;
-	k->stock = c.livepatch == TRI_YES && c.ftrace_args == TRI_YES ?
-		   TRI_YES : TRI_NO;
+	k->stock = c.livepatch == TRI_YES && c.ftrace_args == TRI_YES &&
+		   c.ftrace_direct == TRI_YES ? TRI_YES : TRI_NO;
 }
 
 static enum tri kallsyms_has(const char *sym)
@@ -376,18 +378,23 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 		k->hooks = TRI_UNKNOWN;
 }
 
+bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix)
+{
+	if (k->hooks != TRI_NO || k->stock != TRI_NO)
+		return false;
+	abpath_error("%sthe running kernel %s can take neither backend: it "
+		     "has no abpath hooks and lacks " CTL_STOCK_NEEDS "; boot "
+		     "a kernel built with CONFIG_ABPATH_HOOKS=y ("
+		     CTL_HOOK_PATCHES ")", prefix, k->release);
+	return true;
+}
+
 int ctl_explain_not_loaded(void)
 {
 	struct ctl_kernel k;
 
 	ctl_kernel_probe(&k);
-	if (k.hooks == TRI_NO && k.stock == TRI_NO)
-		abpath_error("module abpath is not loaded, and the running "
-			     "kernel %s can take neither backend: it has no "
-			     "abpath hooks and lacks " CTL_STOCK_NEEDS "; "
-			     "boot a kernel built with CONFIG_ABPATH_HOOKS=y "
-			     "(" CTL_HOOK_PATCHES ")", k.release);
-	else
+	if (!ctl_takes_neither(&k, "module abpath is not loaded, and "))
 		abpath_error("module abpath is not loaded; load it with "
 			     "'abpath load' or 'modprobe abpath'");
 	return 1;

@@ -28,13 +28,15 @@ struct ctl_paths {
 /* Where a user finds the hook patch for a kernel, named in every hint. */
 #define CTL_HOOK_PATCHES "patches/linux-6.12 or patches/linux-6.1"
 /* What an unpatched kernel needs for the stock backend. */
-#define CTL_STOCK_NEEDS "CONFIG_LIVEPATCH and CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
+#define CTL_STOCK_NEEDS \
+	"CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and " \
+	"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 
 /* What the kernel (not the module) says about the hooks. */
 struct ctl_kernel {
 	char release[128];
 	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
-	/* CONFIG_LIVEPATCH=y and CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y */
+	/* every option of CTL_STOCK_NEEDS =y */
 	enum tri stock;
 	char config_source[256];	/* file it came from, "" if none */
 	enum tri kallsyms;		/* abpath_register in kallsyms */
@@ -78,6 +80,11 @@ int ctl_path_mode(const char *path, char *mode, size_t len);
 int ctl_path_site(const char *path, char *site, size_t len);
 int ctl_read_hooks(struct ctl_hooks *h);
 void ctl_kernel_probe(struct ctl_kernel *k);
+/*
+ * Whether k can take neither backend, after an "abpath: error:" line that
+ * starts with prefix and says what the kernel lacks.
+ */
+bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix);
 enum debugfs_state ctl_debugfs_state(void);
 
 /*

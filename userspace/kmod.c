@@ -199,13 +199,7 @@ int km_load(const char *mode)
 	 * it is one: no abpath.ko could load on it.
 	 */
 	ctl_kernel_probe(&k);
-	if (k.hooks == TRI_NO && k.stock == TRI_NO &&
-	    kmod_module_get_initstate(mod) < 0) {
-		abpath_error("the running kernel %s can take neither backend: "
-			     "it has no abpath hooks and lacks "
-			     CTL_STOCK_NEEDS "; boot a kernel built with "
-			     "CONFIG_ABPATH_HOOKS=y (" CTL_HOOK_PATCHES ")",
-			     k.release);
+	if (kmod_module_get_initstate(mod) < 0 && ctl_takes_neither(&k, "")) {
 		km_close(ctx, mod);
 		return 1;
 	}

@@ -33,7 +33,7 @@ dkms_installs() {
 	run -0 bash -c "kernel_source_dir='$CACHE/build-6.12-default'; . '$TOP/dkms.conf'; echo \$PACKAGE_NAME \$PACKAGE_VERSION \$BUILD_EXCLUSIVE_CONFIG \$AUTOINSTALL"
 	assert_output "abpath $(cat "$TOP/VERSION") CONFIG_ABPATH_HOOKS yes"
 	run -0 bash -c "kernel_source_dir=/nonexistent; . '$TOP/dkms.conf'; echo \$BUILD_EXCLUSIVE_CONFIG"
-	assert_output "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
+	assert_output "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 }
 
 @test "dkms builds and installs abpath for the patched 6.12 test kernel" {
@@ -85,7 +85,7 @@ dkms_installs_stock() {
 	echo 6.12.0-plain >"$src/include/config/kernel.release"
 	run -77 "$TOP/tests/dkms-build" 6.12.0-plain "$src"
 	assert_output --partial "BUILD_EXCLUSIVE directive which does not match this kernel"
-	assert_output --partial "abpath: kernel 6.12.0-plain has neither CONFIG_ABPATH_HOOKS (the hook patch) nor CONFIG_LIVEPATCH and CONFIG_DYNAMIC_FTRACE_WITH_ARGS (the stock backend)"
+	assert_output --partial "abpath: kernel 6.12.0-plain has neither CONFIG_ABPATH_HOOKS (the hook patch) nor CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (the stock backend)"
 	refute_output --partial "undefined"
 	run -0 dkms status --dkmstree "$TOP/build/dkms/tree" --sourcetree "$TOP/build/dkms/src" \
 		--installtree "$TOP/build/dkms/install" abpath
