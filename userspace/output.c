@@ -274,7 +274,8 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 	size_t nouter = 0, ninner, i, j, r, c, nrows, ncols;
 	int *width;
 	bool *numeric;
-	char buf[64];
+	/* A cell is shown whole: a site's "unavailable: why" runs past 100. */
+	char buf[512];
 
 	if (!inner)
 		oom();
