@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# The stock backend's ftrace sites beside other ftrace users. ftrace allows
+# one IPMODIFY user or one direct trampoline per function: a distribution
+# livepatch of thread_group_cputime() (here tests/vm/ipmodify-user/) leaves
+# group_cputime optimized-only, says why and changes nothing else; abpath
+# holding the function refuses the livepatch instead. A plain tracer shares
+# the function with abpath's trampoline, which still diverts legacy calls.
+
+load helper
+
+IPMODIFY_USER=/abpath/ipmodify_user.ko
+TAKEN="thread_group_cputime() is already modified by another ftrace user, a livepatch perhaps (-16)"
+
+setup() {
+	[ "$BACKEND" = stock ] || skip "the patched backend attaches through the hook patch, not ftrace"
+	common_setup
+}
+
+teardown() {
+	common_teardown
+	[ "$BACKEND" = stock ] || return 0
+	echo nop >"$TRACING/current_tracer"
+	echo >"$TRACING/set_ftrace_filter"
+	if [ -d /sys/module/ipmodify_user ]; then
+		unload_module
+		rmmod ipmodify_user
+	fi
+	load_module
+}
+
+@test "a function another IPMODIFY user holds leaves its path optimized-only, and says why" {
+	unload_module
+	run -0 insmod "$IPMODIFY_USER"
+	dmesg -c >/dev/null
+	run -0 modprobe abpath
+	run -0 cat "$SYS/group_cputime/site"
+	assert_output "unavailable: $TAKEN"
+	run -0 dmesg
+	assert_output --partial "abpath: group_cputime: legacy unavailable: $TAKEN"
+
+	run ! write_file "$SYS/group_cputime/mode" legacy
+	assert_output --partial "Operation not supported"
+	run -0 cat "$SYS/group_cputime/mode"
+	assert_output "legacy [optimized]"
+	# All or nothing: a global legacy that one path cannot take is refused.
+	run ! write_file "$SYS/mode" legacy
+	for p in "${PATHS[@]}"; do
+		expect "$(active_mode "$p")" = optimized "$p after a refused global legacy"
+	done
+
+	# The other paths attach and run their legacy arms.
+	for p in timer_fastpath exit_reparent timer_softirq; do
+		run -0 cat "$SYS/$p/site"
+		refute_output --partial unavailable
+		write_file "$SYS/$p/mode" legacy
+	done
+	"$WL/forkexit" -i 200 >/dev/null
+	expect "$(counter exit_reparent legacy calls)" -gt 0 "exit_reparent legacy calls"
+	# group_cputime has no site: times() runs the kernel's own code, and
+	# nothing of abpath's counts it.
+	run -0 "$WL/pound-times" -c 2000 -n 2
+	expect "$(counter group_cputime optimized calls)" -eq 0 "group_cputime optimized calls"
+	expect "$(counter group_cputime legacy calls)" -eq 0 "group_cputime legacy calls"
+
+	run -0 abpath status
+	assert_output --partial "$TAKEN"
+}
+
+@test "with abpath loaded, another IPMODIFY user of thread_group_cputime() is refused" {
+	run ! insmod "$IPMODIFY_USER"
+	assert_output --partial "Device or resource busy"
+	[ ! -d /sys/module/ipmodify_user ]
+	# ... and the function is free again once abpath is gone.
+	unload_module
+	run -0 insmod "$IPMODIFY_USER"
+	run -0 rmmod ipmodify_user
+}
+
+@test "a function tracer shares thread_group_cputime() with the trampoline; both arms still agree" {
+	echo thread_group_cputime >"$TRACING/set_ftrace_filter"
+	echo function >"$TRACING/current_tracer"
+	echo >"$TRACING/trace"
+	in_each_mode group_cputime "$WL/pound-times" -c 20000 -n 2
+	expect "$(counter group_cputime legacy calls)" -ge 20000 "group_cputime legacy calls"
+	run -0 grep -c ' thread_group_cputime' "$TRACING/trace"
+	expect "$output" -gt 0 "thread_group_cputime entries in the trace"
+}
