@@ -6,7 +6,8 @@
  *
  *   group_cputime   thread_group_cputime() entry, a direct trampoline; a
  *                   legacy call, and an optimized one chosen to be timed,
- *                   is diverted to this module, every other call runs on
+ *                   is diverted to this module, every other one goes on
+ *                   into the function's own body
  *   timer_fastpath  run_posix_cpu_timers() entry, before the kernel's own
  *                   check; a used-up share schedules the kernel's expiry
  *                   pass as that check would, and the slow path runs at
