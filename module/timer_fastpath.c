@@ -242,9 +242,8 @@ static u64 tf_slack(void)
  * counted twice still shows in prof once it has run longer than the slack.
  */
 static bool tf_sums_within(const u64 *before, const u64 *sum,
-			   const u64 *after)
+			   const u64 *after, u64 slack)
 {
-	u64 slack = tf_slack();
 	int i;
 
 	for (i = 0; i < CPUCLOCK_MAX; i++) {
@@ -300,7 +299,7 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	struct signal_struct *sig = tsk->signal;
 	struct posix_cputimers *pct = &sig->posix_cputimers;
 	u64 before[CPUCLOCK_MAX], sum[CPUCLOCK_MAX], after[CPUCLOCK_MAX];
-	u64 expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX], min, next;
+	u64 expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX], min, next, slack;
 	unsigned long threads, writes = 0, flags;
 	unsigned int nthreads;
 	bool inject, ok;
@@ -322,7 +321,8 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	tf_group_sample(sig, before);
 	threads = tf_sum_threads(tsk, sum, inject);
 	tf_group_sample(sig, after);
-	ok = tf_sums_within(before, sum, after);
+	slack = tf_slack();
+	ok = tf_sums_within(before, sum, after, slack);
 
 	/* An exiting thread may have dropped the last live reference. */
 	nthreads = atomic_read(&sig->live);
@@ -359,7 +359,7 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 				    sum[CPUCLOCK_VIRT], before[CPUCLOCK_VIRT],
 				    after[CPUCLOCK_VIRT],
 				    sum[CPUCLOCK_SCHED], before[CPUCLOCK_SCHED],
-				    after[CPUCLOCK_SCHED], tf_slack());
+				    after[CPUCLOCK_SCHED], slack);
 	}
 }
 
