@@ -24,7 +24,7 @@ const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] =
 		"thread_group_cputime() hook, both arms timed",
 	[ABPATH_HOOK_TIMER_FASTPATH] =
-		"fastpath_timer_check(); slow path handle_posix_cpu_timers()",
+		"fastpath_timer_check(); " ABPATH_TF_SLOW_SITE,
 	[ABPATH_HOOK_EXIT_REPARENT] =
 		"exit_notify() start, read_lock(tasklist_lock)",
 	[ABPATH_HOOK_TIMER_SOFTIRQ] =

@@ -8,10 +8,9 @@
  *                   legacy call, and an optimized one chosen to be timed,
  *                   is diverted to this module, every other one goes on
  *                   into the function's own body
- *   timer_fastpath  run_posix_cpu_timers() entry, before the kernel's own
- *                   check; a used-up share schedules the kernel's expiry
- *                   pass as that check would, and the slow path runs at
- *                   posix_cpu_timers_work() entry, the expiry task work
+ *   timer_fastpath  run_posix_cpu_timers() entry, the tick's hardirq,
+ *                   before the kernel's own check; the slow path runs
+ *                   there too
  *   exit_reparent   do_exit() entry (exit_notify() is inlined into it)
  *   timer_softirq   rcu_sched_clock_irq() entry, the call that follows
  *                   the inlined run_local_timers() in update_process_times()
@@ -35,7 +34,6 @@
 #include <linux/rcupdate_wait.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
-#include <linux/task_work.h>
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 #include <asm/linkage.h>
@@ -58,7 +56,7 @@
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
 #endif
 #ifndef CONFIG_POSIX_CPU_TIMERS_TASK_WORK
-/* timer_fastpath's slow path runs in the CPU timer task work. */
+/* The tick's handler reads whether the CPU timer task work is queued. */
 #error "the stock backend needs CONFIG_POSIX_CPU_TIMERS_TASK_WORK"
 #endif
 /*
@@ -173,10 +171,10 @@ static bool stock_timer_check_after(struct task_struct *tsk)
 }
 
 /*
- * run_posix_cpu_timers() entry, the tick's hardirq.  Its own first tests
- * come first, as they do before fastpath_timer_check(); a share used up
- * then does what __run_posix_cpu_timers() does on an expiry, and the
- * stock code, finding the work scheduled, returns.
+ * run_posix_cpu_timers() entry, the tick's hardirq.  Its own first test
+ * comes first, as it does before fastpath_timer_check(); the legacy slow
+ * path runs in the handler (never on PREEMPT_RT, which this backend
+ * refuses), so the answer, which the kernel's check gives, is not needed.
  */
 static void notrace stock_on_timer_tick(unsigned long ip,
 					unsigned long parent_ip,
@@ -184,23 +182,10 @@ static void notrace stock_on_timer_tick(unsigned long ip,
 					struct ftrace_regs *fregs)
 {
 	struct task_struct *tsk = current;
-	struct posix_cputimers_work *work = &tsk->posix_cputimers_work;
 
-	if (tsk->exit_state || work->scheduled)
+	if (tsk->exit_state || tsk->posix_cputimers_work.scheduled)
 		return;
-	if (!abpath_timer_fastpath_hook(tsk, stock_timer_check_after))
-		return;
-	work->scheduled = true;
-	task_work_add(tsk, &work->work, TWA_RESUME);
-}
-
-/* posix_cpu_timers_work() entry: the expiry task work of current. */
-static void notrace stock_on_timer_work(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
-{
-	abpath_timer_slowpath_hook(current);
+	abpath_timer_fastpath_hook(tsk, stock_timer_check_after);
 }
 
 /* do_exit() entry: process context, interrupts on, no lock held. */
@@ -258,17 +243,6 @@ static const char *stock_check_rcu_tick(void)
 	return NULL;
 }
 
-/*
- * The tick's handler schedules current's CPU timer task work, and the slow
- * path hooks the function that work runs: they must be the same.
- */
-static const char *stock_check_timer_work(void)
-{
-	if (current->posix_cputimers_work.work.func != posix_cpu_timers_work)
-		return "the CPU timer task work is not posix_cpu_timers_work()";
-	return NULL;
-}
-
 struct stock_site {
 	struct abpath_path *path;
 	const char *func;
@@ -279,8 +253,7 @@ struct stock_site {
 };
 
 /*
- * A path's sites in the order they attach: timer_fastpath's slow path
- * before the tick that schedules it.  Handlers take their own locks, so
+ * A path's sites, in the order they attach.  Handlers take their own locks, so
  * FTRACE_OPS_FL_RECURSION stays clear (it would add ftrace's assist
  * function); PERMANENT keeps sysctl kernel.ftrace_enabled=0 from turning
  * every legacy path back into optimized behind the user's back.
@@ -295,8 +268,6 @@ struct stock_site {
 static struct stock_site stock_sites[] = {
 	{ &abpath_group_cputime_path, "thread_group_cputime", NULL,
 	  {}, stock_gc_tramp },
-	{ &abpath_timer_fastpath_path, "posix_cpu_timers_work",
-	  stock_check_timer_work, STOCK_OPS(stock_on_timer_work) },
 	{ &abpath_timer_fastpath_path, "run_posix_cpu_timers", NULL,
 	  STOCK_OPS(stock_on_timer_tick) },
 	{ &abpath_exit_reparent_path, "do_exit", NULL,
@@ -334,7 +305,7 @@ const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
 	[ABPATH_HOOK_GROUP_CPUTIME] =
 		"thread_group_cputime() entry, legacy and timed calls diverted",
 	[ABPATH_HOOK_TIMER_FASTPATH] =
-		"run_posix_cpu_timers() entry; slow path posix_cpu_timers_work()",
+		"run_posix_cpu_timers() entry; " ABPATH_TF_SLOW_SITE,
 	[ABPATH_HOOK_EXIT_REPARENT] =
 		"do_exit() entry, read_lock(tasklist_lock)",
 	[ABPATH_HOOK_TIMER_SOFTIRQ] =

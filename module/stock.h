@@ -9,7 +9,6 @@
 
 #include <linux/types.h>
 
-struct callback_head;
 struct task_struct;
 struct task_cputime;
 
@@ -26,11 +25,10 @@ typedef void (*abpath_group_cputime_fn)(struct task_struct *tsk,
 typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 
 /*
- * In no header (the second is static in the kernel); stock.c checks its
- * sites against them, through livepatch relocations.
+ * In no header; stock.c checks a site against it, through a livepatch
+ * relocation.
  */
 void update_process_times(int user_tick);
-void posix_cpu_timers_work(struct callback_head *work);
 
 /* stock.c: thread_group_cputime()'s trampoline and the C it calls. */
 void stock_gc_tramp(void);

@@ -1,55 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * timer_fastpath: the per-tick check of run_posix_cpu_timers() that decides
- * whether the POSIX CPU timer slow path must run.
+ * whether the POSIX CPU timer slow path must run.  Optimized is the
+ * kernel's own fastpath_timer_check(); legacy is the 2.6.27 tick (what it
+ * did and why it collapsed: docs/design.md, "timer_fastpath").
  *
- * Optimized is the stock fastpath_timer_check(): expiry caches and the
- * atomic group sample, no lock.  Legacy adds the tick of 2.6.27, before
- * f06febc96ba8 "timers: fix itimer/many thread hang" (2.6.28, bug 9906):
- *
- *  - each tick compares the thread's own CPU time with its share of the
- *    process timers: O(1);
- *  - only when the share is used up does the slow path run: it takes
- *    tasklist_lock for read and siglock, sums every thread
- *    (check_process_timers()) and rebalances: (process expiry - sum) /
- *    live threads, at least one tick, becomes every thread's new share,
- *    in a second pass that writes one cache line per thread
- *    (process_timer_rebalance()).
- *
- * With few threads or a long interval a share lasts many ticks.  With many
- * threads and a short interval it is the one-tick minimum, so every tick
- * of every thread asks for the slow path, serialized on one siglock: the
- * regime of bug 9906 emerges from the thread count and the interval, it is
- * not assumed.  The stock check keeps deciding expiry, so timers stay
- * exact; a tick on which the stock check finds an expiry takes the legacy
- * slow path too, as the historical one found it there.
- *
- * The shares live here, not in task_struct: a table of cache-line slots
- * indexed by pid and tagged with the task and its start time.  A thread
- * with no slot takes the slow path, which stands in for the rebalance
- * 2.6.27 did when a timer was armed; two live threads whose pids collide
- * in the table take turns that way, at the cost of extra slow paths.
- *
- * Where: the O(1) test runs in the tick's hardirq, as it did in 2.6.27.
- * The slow path runs where the kernel it is attached to runs CPU timer
- * expiry: a tick that finds the share used up asks the kernel for its slow
- * path, and the hook at the top of handle_posix_cpu_timers() does the sum
- * and the rebalance there.  On x86 that is task work on the way back to
- * user space (POSIX_CPU_TIMERS_TASK_WORK, 5.10), where 2.6.27 ran it in
- * the hardirq itself; the -rt tree of that era moved it to a thread for
- * the same reason this module does: tasklist_lock and siglock are sleeping
- * locks on PREEMPT_RT, and lockdep's PROVE_RAW_LOCK_NESTING flags them in
- * hardirq on any kernel.  The work is the same: both locks, one pass that
- * reads every thread and one that writes every share, with IRQs off under
- * siglock (on !PREEMPT_RT).  What moves is who waits: the thread on its way
- * back to user space instead of whatever the tick interrupted.  Because
- * the kernel runs one expiry pass per thread at a time (the "task work
- * already queued" test), a thread has at most one slow path in flight.
- *
- * Context of the slow path: current, not yet a zombie (its sighand is
- * still there), preemptible with IRQs on in task work; the kernel's own
- * expiry takes siglock right after it.  On a kernel that expires CPU
- * timers in hardirq, IRQs are off: hence the irqsave.
+ * Context.  The O(1) share test runs in the tick's hardirq.  So does the
+ * slow path, as in 2.6.27, on every kernel but PREEMPT_RT: it takes
+ * tasklist_lock for read (readers in interrupts never wait for a queued
+ * writer, and every writer disables IRQs) and siglock (always taken with
+ * IRQs off), in the kernel's own order.  On PREEMPT_RT both locks sleep,
+ * so there the tick asks the kernel for its expiry task work, and the slow
+ * path runs at the top of it instead: a variant, which the path's site
+ * says.  Shares and timers stay exact either way, because the kernel's
+ * own check keeps deciding expiry.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,12 +23,12 @@
 #include <linux/vmalloc.h>
 
 #include "abpath.h"
+#include "compat.h"
 
 /*
- * Without task work the slow path would run in hardirq, where PREEMPT_RT's
- * sleeping siglock must not be taken.  Every architecture that has RT in
- * 6.12 has task work for CPU timers; refuse to build for one that does
- * not rather than load a module that could sleep in atomic context.
+ * On PREEMPT_RT the slow path needs task work: refuse to build for an
+ * architecture that expires CPU timers in hardirq there, rather than
+ * load a module that could sleep in atomic context.
  */
 static_assert(!IS_ENABLED(CONFIG_PREEMPT_RT) ||
 	      IS_ENABLED(CONFIG_POSIX_CPU_TIMERS_TASK_WORK),
@@ -77,6 +41,7 @@ enum {
 	TF_THREADS_WALKED,
 	TF_REBALANCE_WRITES,
 	TF_SLOW_PATH_NS,
+	TF_SLOW_PATHS_HARDIRQ,
 };
 
 static const char *const timer_fastpath_counters[] = {
@@ -86,6 +51,7 @@ static const char *const timer_fastpath_counters[] = {
 	"threads_walked",	/* threads summed by them */
 	"rebalance_writes",	/* thread shares they wrote */
 	"slow_path_ns",		/* time they took, in all */
+	"slow_paths_hardirq",	/* slow paths that ran in hard interrupt */
 };
 
 struct abpath_path abpath_timer_fastpath_path = {
@@ -178,34 +144,32 @@ static bool tf_share_used_up(const struct task_struct *tsk)
 }
 
 /*
- * check_process_timers()'s sum of the dead threads and every live one.
- * With @inject it deliberately leaves out the thread with the most
- * runtime (debugfs inject).  Caller holds siglock: no thread can leave
- * the group meanwhile.
+ * check_process_timers()'s sum of the dead threads and every live one, and
+ * in @most the clocks of the thread with the most runtime, the one an
+ * injection leaves out.  Caller holds siglock: no thread can leave the
+ * group meanwhile.
  */
 static unsigned long tf_sum_threads(struct task_struct *tsk, u64 *sum,
-				    bool inject)
+				    u64 *most)
 {
 	struct signal_struct *sig = tsk->signal;
-	u64 s[CPUCLOCK_MAX], most[CPUCLOCK_MAX] = {};
 	unsigned long threads = 0;
+	u64 s[CPUCLOCK_MAX];
 	struct task_struct *t;
 	int i;
 
 	sum[CPUCLOCK_PROF] = sig->utime + sig->stime;
 	sum[CPUCLOCK_VIRT] = sig->utime;
 	sum[CPUCLOCK_SCHED] = sig->sum_sched_runtime;
+	memset(most, 0, CPUCLOCK_MAX * sizeof(*most));
 	for_each_thread(tsk, t) {
 		tf_thread_sample(t, s);
 		for (i = 0; i < CPUCLOCK_MAX; i++)
 			sum[i] += s[i];
 		if (s[CPUCLOCK_SCHED] >= most[CPUCLOCK_SCHED])
-			memcpy(most, s, sizeof(most));
+			memcpy(most, s, sizeof(s));
 		threads++;
 	}
-	if (inject)
-		for (i = 0; i < CPUCLOCK_MAX; i++)
-			sum[i] -= most[i];
 	return threads;
 }
 
@@ -233,13 +197,11 @@ static u64 tf_slack(void)
  * Each is one delta per CPU at a time: a whole tick for prof and virt, but
  * for sched as long as the time since the thread's last update_curr(),
  * which no tick limits on a nohz_full CPU or in a guest whose vCPU the host
- * holds back.  Seen: the group 0.71 ms ahead on the debug kernel as a
- * process's other threads exited, and 16.09 ms behind (two ticks per CPU
- * plus 92 us) on Debian's 6.12 under TCG, prof and virt exact both times.
- * So every clock may fall below the sample before by the slack, which a
- * thread left out of the walk misses by its whole clock; prof and virt may
- * pass the sample after by it, and sched is not bounded above: a thread
- * counted twice still shows in prof once it has run longer than the slack.
+ * holds back (docs/design.md has what was seen).  So every clock may fall
+ * below the sample before by the slack, which a thread left out of the
+ * walk misses by its whole clock; prof and virt may pass the sample after
+ * by it, and sched is not bounded above: a thread counted twice still
+ * shows in prof once it has run longer than the slack.
  */
 static bool tf_sums_within(const u64 *before, const u64 *sum,
 			   const u64 *after, u64 slack)
@@ -253,6 +215,20 @@ static bool tf_sums_within(const u64 *before, const u64 *sum,
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether leaving out the busiest thread is an error the check must see:
+ * its prof clock (@most) passes the sample after, plus the slack, by more
+ * than the slack below the sample before.  A thread with less CPU time
+ * than that would be inside the tolerance, so an injection waits for a
+ * slow path where it is not, and every injection taken is a mismatch.
+ */
+static bool tf_inject_detectable(const u64 *before, const u64 *most,
+				 const u64 *after, u64 slack)
+{
+	return most[CPUCLOCK_PROF] >
+	       after[CPUCLOCK_PROF] - before[CPUCLOCK_PROF] + 2 * slack;
 }
 
 /*
@@ -293,19 +269,31 @@ static unsigned long tf_rebalance(struct task_struct *tsk,
 	return writes;
 }
 
+/*
+ * The slow path: check_process_timers()'s sum, judged against the group
+ * clock, then process_timer_rebalance().  Takes tasklist_lock for read
+ * and siglock, as 2.6.27 did; in the tick or in task work (see the top of
+ * this file), current either way.  Holding tasklist_lock, current cannot
+ * be released under it: a thread already reaped (no sighand) is skipped.
+ */
 static void timer_fastpath_legacy(struct abpath_path *p,
 				  struct task_struct *tsk)
 {
 	struct signal_struct *sig = tsk->signal;
 	struct posix_cputimers *pct = &sig->posix_cputimers;
 	u64 before[CPUCLOCK_MAX], sum[CPUCLOCK_MAX], after[CPUCLOCK_MAX];
-	u64 expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX], min, next, slack;
+	u64 most[CPUCLOCK_MAX], expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX];
+	u64 min, next, slack;
 	unsigned long threads, writes = 0, flags;
 	unsigned int nthreads;
 	bool inject, ok;
 	int i;
 
 	read_lock(&tasklist_lock);
+	if (!tsk->sighand) {
+		read_unlock(&tasklist_lock);
+		return;
+	}
 	spin_lock_irqsave(&tsk->sighand->siglock, flags);
 
 	/* check_thread_timers(): current's own share starts over. */
@@ -317,11 +305,15 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 		return;
 	}
 
-	inject = abpath_inject_take(p);
 	tf_group_sample(sig, before);
-	threads = tf_sum_threads(tsk, sum, inject);
+	threads = tf_sum_threads(tsk, sum, most);
 	tf_group_sample(sig, after);
 	slack = tf_slack();
+	inject = tf_inject_detectable(before, most, after, slack) &&
+		 abpath_inject_take(p);
+	if (inject)
+		for (i = 0; i < CPUCLOCK_MAX; i++)
+			sum[i] -= most[i];
 	ok = tf_sums_within(before, sum, after, slack);
 
 	/* An exiting thread may have dropped the last live reference. */
@@ -343,6 +335,8 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	read_unlock(&tasklist_lock);
 
 	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATHS, 1);
+	if (in_hardirq())
+		abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATHS_HARDIRQ, 1);
 	abpath_add(p, ABPATH_LEGACY, TF_THREADS_WALKED, threads);
 	abpath_add(p, ABPATH_LEGACY, TF_REBALANCE_WRITES, writes);
 	if (!ok) {
@@ -364,8 +358,43 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 }
 
 /*
- * The tick: the stock check decides expiry in both modes; legacy also asks
- * for the slow path when current's share is used up.
+ * One slow path, timed and judged by the watchdog unless it was switched
+ * out part way (only in task work can it be).
+ *
+ * In the tick it takes spinlock_t and rwlock_t in hardirq, which lockdep's
+ * PROVE_RAW_LOCK_NESTING reports because they sleep on PREEMPT_RT.  This
+ * code exists only on !PREEMPT_RT, where both spin, so the wait-type
+ * override says so for its duration, as debugobjects' pool fill does.
+ */
+static void tf_slowpath(struct abpath_path *p, unsigned long state,
+			struct task_struct *tsk)
+{
+	static ABPATH_DEFINE_NONRT_MAP(tf_tick_map);
+	unsigned long switches = abpath_switches();
+	u64 t0, ns;
+
+	t0 = abpath_now();
+	if (ABPATH_TF_SLOW_IN_TICK) {
+		abpath_nonrt_begin(&tf_tick_map);
+		timer_fastpath_legacy(p, tsk);
+		abpath_nonrt_end(&tf_tick_map);
+	} else {
+		timer_fastpath_legacy(p, tsk);
+	}
+	ns = abpath_now() - t0;
+	if ((s64)ns < 0)
+		ns = 0;
+	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATH_NS, ns);
+	if (abpath_switches() == switches)
+		abpath_watchdog_check(p, state, ns);
+}
+
+/*
+ * The tick, hardirq: the kernel's check decides expiry in both modes.  In
+ * legacy, a used-up share (or an expiry, which 2.6.27 found on the same
+ * slow path) runs the slow path here, or on PREEMPT_RT asks for the
+ * kernel's expiry pass, which runs it (abpath_timer_slowpath_hook()).
+ * A reaped thread has no share to use up.
  */
 bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 				abpath_timer_check_fn stock)
@@ -383,37 +412,32 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 	if (armed)
 		abpath_add(p, mode, TF_TICKS_ARMED, 1);
 	/* Another thread handling expiry owns the group's timers for now. */
-	if (mode == ABPATH_LEGACY && armed && !expired &&
-	    !READ_ONCE(pct->expiry_active))
-		expired = tf_share_used_up(tsk);
+	if (mode == ABPATH_LEGACY && armed && !tsk->exit_state &&
+	    !READ_ONCE(pct->expiry_active) &&
+	    (expired || tf_share_used_up(tsk))) {
+		if (ABPATH_TF_SLOW_IN_TICK)
+			tf_slowpath(p, state, tsk);
+		else
+			expired = true;
+	}
 	abpath_finish(p, state, t0);
 	return expired;
 }
 
 /*
- * The kernel's expiry pass, before it takes siglock: in legacy, the slow
- * path.  Every slow path is timed (two clock reads beside an O(threads)
- * walk) and judged by the watchdog unless it was switched out part way.
+ * The kernel's expiry pass, before it takes siglock: the slow path, on
+ * PREEMPT_RT only; elsewhere the tick has run it already.
  */
 void abpath_timer_slowpath_hook(struct task_struct *tsk)
 {
 	struct abpath_path *p = &abpath_timer_fastpath_path;
 	unsigned long state = abpath_state_now(p);
-	unsigned long switches;
-	u64 t0, ns;
 
-	if (abpath_state_mode(state) != ABPATH_LEGACY ||
+	if (ABPATH_TF_SLOW_IN_TICK ||
+	    abpath_state_mode(state) != ABPATH_LEGACY ||
 	    !READ_ONCE(tsk->signal->posix_cputimers.timers_active))
 		return;
-	switches = abpath_switches();
-	t0 = abpath_now();
-	timer_fastpath_legacy(p, tsk);
-	ns = abpath_now() - t0;
-	if ((s64)ns < 0)
-		ns = 0;
-	abpath_add(p, ABPATH_LEGACY, TF_SLOW_PATH_NS, ns);
-	if (abpath_switches() == switches)
-		abpath_watchdog_check(p, state, ns);
+	tf_slowpath(p, state, tsk);
 }
 
 /* 32768 cache lines (2 MiB), whatever the mode: a flip must not allocate. */

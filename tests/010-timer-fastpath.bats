@@ -2,7 +2,9 @@
 # timer_fastpath: POSIX CPU timers keep their semantics in both modes and
 # while the mode flips, and legacy is the 2.6.27 tick: a thread's share of
 # the process timer checked in O(1), and a slow path (sum every thread,
-# rebalance the shares) as often as the thread count and interval make it.
+# rebalance the shares) as often as the thread count and interval make it,
+# in the tick's hard interrupt (in task work on PREEMPT_RT, and the site
+# says so).
 
 load helper
 
@@ -43,6 +45,7 @@ legacy_run() {
 	writes=$(counter timer_fastpath legacy rebalance_writes "$BATS_TEST_TMPDIR/stats")
 	armed=$(counter timer_fastpath legacy ticks_armed "$BATS_TEST_TMPDIR/stats")
 	slow_ns=$(counter timer_fastpath legacy slow_path_ns "$BATS_TEST_TMPDIR/stats")
+	slow_irq=$(counter timer_fastpath legacy slow_paths_hardirq "$BATS_TEST_TMPDIR/stats")
 	expect "$(counter timer_fastpath legacy mismatches "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath legacy mismatches"
 	expect "$(counter timer_fastpath optimized slow_paths "$BATS_TEST_TMPDIR/stats")" -eq 0 "timer_fastpath optimized slow_paths"
 }
@@ -74,4 +77,17 @@ legacy_run() {
 	# workers start or leave: with this few slow paths, that shows.
 	expect "$walked" -le $((slow * 3)) "timer_fastpath legacy threads_walked ($slow slow paths)"
 	expect "$walked" -gt $((slow * 2)) "timer_fastpath legacy threads_walked ($slow slow paths)"
+}
+
+@test "legacy's slow path runs where 2.6.27 ran it, in the tick's hard interrupt; on PREEMPT_RT in task work, labelled a variant" {
+	legacy_run -n 8 -t 1 -I 10000
+	expect "$slow" -gt 20 "timer_fastpath legacy slow_paths"
+	run -0 cat "$SYS/timer_fastpath/site"
+	if preempt_rt; then
+		expect "$slow_irq" -eq 0 "timer_fastpath legacy slow_paths_hardirq ($slow slow paths)"
+		assert_output --partial "slow path in CPU timer task work (PREEMPT_RT variant; 2.6.27 ran it in the tick)"
+	else
+		expect "$slow_irq" -eq "$slow" "timer_fastpath legacy slow_paths_hardirq ($slow slow paths)"
+		assert_output --partial "slow path in the tick, hardirq (2.6.27)"
+	fi
 }

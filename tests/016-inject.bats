@@ -77,6 +77,16 @@ inject_into() {
 	expect "$(counter timer_fastpath legacy mismatches)" -eq 3 "timer_fastpath legacy mismatches"
 }
 
+@test "timer_fastpath: an injection planted before the run waits for a slow path where the dropped thread is past the tolerance, and is caught" {
+	# The first slow paths see threads with less CPU time than the
+	# check's slack; an injection there would be inside the tolerance.
+	write_file "$SYS/timer_fastpath/mode" legacy
+	write_file "$DBG/inject" "timer_fastpath 1"
+	run_or_say "path timer_fastpath, mode legacy, 1 injected" "$WL/itimer-threads" -n 16 -t 2 --no-check
+	expect "$(pending timer_fastpath)" -eq 0 "timer_fastpath injections pending"
+	expect "$(counter timer_fastpath legacy mismatches)" -eq 1 "timer_fastpath legacy mismatches"
+}
+
 @test "group_cputime: an injected sample drops the busiest thread, and mismatches counts it" {
 	# The callers get the wrong sample too: pound-times may see its
 	# clock go backwards and say so; that is not what is tested here.

@@ -64,11 +64,11 @@ write_file() {
 stock_functions() {
 	case $1 in
 	group_cputime) echo thread_group_cputime ;;
-	timer_fastpath) echo run_posix_cpu_timers posix_cpu_timers_work ;;
+	timer_fastpath) echo run_posix_cpu_timers ;;
 	exit_reparent) echo do_exit ;;
 	timer_softirq) echo rcu_sched_clock_irq ;;
 	registered) echo thread_group_cputime run_posix_cpu_timers \
-		posix_cpu_timers_work do_exit rcu_sched_clock_irq ;;
+		do_exit rcu_sched_clock_irq ;;
 	esac
 }
 
