@@ -35,6 +35,8 @@ sites_are_nops() {
 }
 
 @test "every abpath static-branch site in the 6.1 vmlinux is a NOP" {
+	[ "${ABPATH_LTS_TREE:-}" != objects ] ||
+		skip "CI builds only the objects the 6.1 series touches; make check-full builds the kernel"
 	sites_are_nops "$CACHE/build-6.1-default/vmlinux"
 }
 
