@@ -34,10 +34,12 @@ const struct suite_exp suite_history[] = {
 			"tasks before, flat after.",
 		.published = "Ingo Molnar, \"[patch] O(1) sys_exit(), "
 			"threading, scalable-exit-2.5.31-A6\" (LKML, 19 Aug "
-			"2002), 525 MHz PIII, lat_proc fork+exit: before/after "
-			"1.13, 1.36, 1.80, 2.38 at 200, 1000, 2000, 4000 "
-			"tasks (743, 923, 1153, 1622 µs before; 657, 681, "
-			"641, 683 after).",
+			"2002), 525 MHz PIII, lat_proc fork+exit, µs before → "
+			"after: 743.0 → 657.1, 923.1 → 680.6, 1153.4 → 640.8, "
+			"1622.2 → 682.5 at 200, 1000, 2000, 4000 tasks in the "
+			"system. Source column: before/after.",
+		.source = { { "200", "1.13" }, { "1000", "1.36" },
+			    { "2000", "1.80" }, { "4000", "2.38" } },
 		.note = "µs: per fork+exit+wait (the workload's value). "
 			"Tasks scanned/call: Δtasks_scanned/Δcalls of "
 			"exit_reparent over the legacy runs.",
@@ -212,5 +214,13 @@ const struct suite_exp *suite_find_exp(const char *id)
 	for (int i = 0; id && i < suite_nr_history; i++)
 		if (!strcmp(suite_history[i].id, id))
 			return &suite_history[i];
+	return NULL;
+}
+
+const char *suite_source_at(const struct suite_exp *e, const char *param)
+{
+	for (int i = 0; i < SUITE_MAX_POINTS && e->source[i].param; i++)
+		if (!strcmp(e->source[i].param, param))
+			return e->source[i].figure;
 	return NULL;
 }

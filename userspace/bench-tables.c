@@ -210,19 +210,44 @@ static void fmt_num(char *buf, size_t len, double v, int sig)
 		snprintf(buf, len, "–");
 }
 
+/* "k/n": measured runs with results.<a> true, of those that say. */
+static void flagged(json_t *point, const struct suite_col *c, char *buf,
+		    size_t len)
+{
+	json_t *bench = json_object_get(point, "bench"), *s, *v;
+	size_t i, k = 0, n = 0;
+
+	json_array_foreach(json_object_get(bench, "samples"), i, s) {
+		v = json_object_get(json_object_get(s, "results"), c->m.a);
+		if (mode_of(s) < 0 || !json_is_boolean(v))
+			continue;
+		n++;
+		k += json_is_true(v);
+	}
+	if (n)
+		snprintf(buf, len, "%zu/%zu", k, n);
+	else
+		snprintf(buf, len, "–");
+}
+
 /* One cell of the table; "–" where the runs do not give a number. */
 static int cell(json_t *point, const struct suite_col *c, char *buf,
 		size_t len)
 {
 	struct runs r = { { NULL, NULL }, { 0, 0 } };
+	double scale = c->scale ? c->scale : 1;
 	struct st_ratio q;
 	struct st_mw mw;
 	char p[32];
 	double lm;
 	int err;
 
+	if (c->kind == SC_FLAGGED) {
+		flagged(point, c, buf, len);
+		return 0;
+	}
 	if (c->kind == SC_PER_CALL) {
-		lm = per_call(point, c);
+		lm = per_call(point, c) * scale;
 		/* A whole count reads better without ".000". */
 		if (isfinite(lm) && lm == floor(lm) && fabs(lm) < 1e15)
 			snprintf(buf, len, "%.0f", lm);
@@ -235,7 +260,7 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 		goto out;
 	switch (c->kind) {
 	case SC_GMEAN:
-		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]), 4);
+		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]) * scale, 4);
 		break;
 	case SC_MEAN:
 		fmt_num(buf, len, mean(r.v[c->mode], r.n[c->mode]), 4);
@@ -259,6 +284,7 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 				 (p[1] == '=' ? 2 : 1));
 		break;
 	case SC_PER_CALL:
+	case SC_FLAGGED:
 		break;
 	}
 out:
@@ -322,16 +348,17 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	if (!e)
 		e = &generic;
 	title_line(buf, sizeof(buf), exp, history);
-	fprintf(f, "### %s\n\n| %s |", buf, str(exp, "param_name", "parameter"));
+	fprintf(f, "### %s\n\n| %s | source |", buf,
+		str(exp, "param_name", "parameter"));
 	for (c = e->cols; c->head; c++)
 		fprintf(f, " %s |", c->head);
-	fputs("\n|---|", f);
+	fputs("\n|---|---|", f);
 	for (c = e->cols; c->head; c++)
 		fputs(c->kind == SC_RATIO_CI ? "---|" : "---:|", f);
 	fputc('\n', f);
 	json_array_foreach(points, i, pt) {
-		fprintf(f, "| %s |", param_text(json_object_get(pt, "param"),
-						buf, sizeof(buf)));
+		param_text(json_object_get(pt, "param"), buf, sizeof(buf));
+		fprintf(f, "| %s | %s |", buf, suite_source_at(e, buf) ?: "–");
 		for (c = e->cols; c->head; c++) {
 			err = cell(pt, c, buf, sizeof(buf));
 			if (err)
