@@ -21,7 +21,7 @@ write_fake_workload() {
 		#!/bin/sh
 		# A fake abpath workload for the suite tests; see the .bats file.
 		set -u
-		name=${0##*/} json=0 P= I= T= C= S= hz= nocheck=0
+		name=${0##*/} json=0 P= I= T= C= S= W= hz= nocheck=0 once=0
 		usage() { echo "fake $name: bad arguments: $*" >&2; exit 2; }
 		args="$*"
 		while [ $# -gt 0 ]; do
@@ -31,7 +31,9 @@ write_fake_workload() {
 			sleep-loop/-n) [ "$2" = 2 ] || usage "$args"; shift ;;
 			forkexit/-i | sleep-loop/-i) I=$2; shift ;;
 			itimer-threads/-t | softirq-rate/-t) T=$2; shift ;;
-			itimer-threads/-I) [ "$2" = 10000 ] || usage "$args"; shift ;;
+			itimer-threads/-I) case $2 in 10000) ;; 10000000000) once=1 ;; *) usage "$args" ;; esac; shift ;;
+			itimer-threads/--initial) [ "$2" = 10000 ] || usage "$args"; shift ;;
+			itimer-threads/-W) W=$2; shift ;;
 			itimer-threads/--no-check) nocheck=1 ;;
 			pound-times/-c) C=$2; shift ;;
 			softirq-rate/-S | sleep-loop/-T) S=$2; shift ;;
@@ -44,7 +46,7 @@ write_fake_workload() {
 		case $name in
 		forkexit) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
 		itimer-threads) path=timer_fastpath
-			[ -n "$P$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
+			[ -n "$P" ] && [ -n "$W" ] && [ -n "$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
 		pound-times) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
 		softirq-rate) path=timer_softirq; [ "$hz" = 250 ] || usage "$args" ;;
 		sleep-loop) path=timer_softirq; [ -n "$S$I" ] || usage "$args" ;;
@@ -56,7 +58,7 @@ write_fake_workload() {
 		k=$(($(cat "$ABPATH_DEBUGFS/../fake.$mode" 2>/dev/null || echo 0) + 1))
 		echo $k >"$ABPATH_DEBUGFS/../fake.$mode"
 		awk -v name="$name" -v mode="$mode" -v k="$k" -v P="$P" -v I="$I" \
-			-v T="$T" -v C="$C" -v S="$S" -v path="$path" \
+			-v T="$T" -v C="$C" -v S="$S" -v W="$W" -v once="$once" -v path="$path" \
 			-v stats="$ABPATH_DEBUGFS/stats" '
 		function add(c, v) { inc[c] += int(v) }
 		function num(x) { return sprintf("%.6f", x) }
@@ -70,14 +72,24 @@ write_fake_workload() {
 				res = "\"us_per_fork_exit\":" num(v) ",\"bad_exits\":0"
 				head = "\"fork_exit_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
 			} else if (name == "itimer-threads") {
-				t = 250 * T * 2
+				# The same work: legacy takes 1 + P/1000 times
+				# as long and gets SIGPROF 1 + P/4000 times as
+				# late, with a slow path of P µs on every armed
+				# tick; at 4000 threads its runs hit the cap.
+				# A timer that fires once costs legacy nothing.
+				t = 2000; slow = once ? 1 : 1 + P / 1000
 				add("calls", t); add("ticks", t); add("ticks_armed", t)
 				add("ns_total", t * (L ? 100 : 90) * j)
-				add("slow_path_ns", L ? t * 10 * P * j : 0)
-				add("slow_paths", L ? t : 0); add("threads_walked", L ? t * P : 0)
-				add("rebalance_writes", L ? t : 0)
-				v = 1e6 / (L ? 1 + P / 1000 : 1) * j
-				res = "\"loops_per_s\":" num(v) ",\"sigprof\":" int(t / 2.5)
+				add("slow_path_ns", L && !once ? t * 1000 * P * j : 0)
+				add("slow_paths", L && !once ? t : 0)
+				add("threads_walked", L && !once ? t * P : 0)
+				add("rebalance_writes", L && !once ? t : 0)
+				e = W * 1e-6 * (L ? slow : 1) * j
+				v = W * P / e
+				capped = L && !once && P >= 4000 ? "true" : "false"
+				res = "\"loops_per_s\":" num(v) ",\"elapsed_for_work_s\":" num(e) \
+					",\"cpu_s_per_sigprof\":" num(0.01 * (L && !once ? 1 + P / 4000 : 1)) \
+					",\"capped\":" capped
 				head = "\"loops_per_s\",\"value\":" num(v) ",\"unit\":\"loops/s\",\"lower_is_better\":false"
 			} else if (name == "pound-times") {
 				add("calls", C); add("threads_walked", L ? C * P : 0)
@@ -108,7 +120,7 @@ write_fake_workload() {
 			while ((getline line < stats) > 0) {
 				split(line, f, " ")
 				if (f[1] == path && f[2] == mode && (f[3] in inc))
-					line = f[1] " " f[2] " " f[3] " " f[4] + inc[f[3]]
+					line = f[1] " " f[2] " " f[3] " " sprintf("%.0f", f[4] + inc[f[3]])
 				out = out line "\n"
 			}
 			printf "%s", out > (stats ".new")
@@ -151,30 +163,36 @@ run_quick_suite() {
 	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --out "$OUT"
 }
 
-@test "bench --suite history --quick: five experiments in history.json" {
+@test "bench --suite history --quick: every experiment in history.json" {
 	run_quick_suite
 	local h=$OUT/history.json
 	jq_file "$h" '.suite == "history" and .complete == true and .quick == true and
 		.runs_per_mode == 2 and .warmup_per_mode == 1 and (.cpus | type == "number")'
 	jq_file "$h" '[.experiments[].experiment] ==
-		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "sleep-loop"]'
+		["exit_reparent", "timer_fastpath", "timer_fastpath-once",
+		 "group_cputime", "timer_softirq", "sleep-loop"]'
 	jq_file "$h" '[.experiments[].path] ==
-		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "timer_softirq"]'
+		["exit_reparent", "timer_fastpath", "timer_fastpath", "group_cputime",
+		 "timer_softirq", "timer_softirq"]'
 	jq_file "$h" '[.experiments[].workload] ==
-		["forkexit", "itimer-threads", "pound-times", "softirq-rate", "sleep-loop"]'
+		["forkexit", "itimer-threads", "itimer-threads", "pound-times",
+		 "softirq-rate", "sleep-loop"]'
 	jq_file "$h" 'all(.experiments[]; has("metric") and has("unit") and
 		has("lower_is_better") and has("param_name") and
 		(.reproduces | length > 20) and .cpus == '"$(getconf _NPROCESSORS_ONLN)"')'
 	# The quick sweeps, with exactly the documented arguments.
 	jq_file "$h" '[.experiments[] | [.points[].param]] ==
-		[[200, 1000], [16, 256], [2, 8], ["busy", "timers", "idle"],
+		[[200, 1000], [8, 4000], [4000], [2, 8], ["busy", "timers", "idle"],
 		 ["select", "nanosleep"]]'
 	jq_file "$h" '.experiments[0].points[1].args == ["-N", "1000", "-i", "100"]'
 	jq_file "$h" '.experiments[1].points[0].args ==
-		["-n", "16", "-t", "1", "-I", "10000", "--no-check"]'
-	jq_file "$h" '.experiments[2].points[1].args == ["-n", "8", "-c", "20000"]'
-	jq_file "$h" '.experiments[3].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
-	jq_file "$h" '.experiments[4].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
+		["-n", "8", "-W", "300000", "-t", "8", "-I", "10000", "--no-check"]'
+	jq_file "$h" '.experiments[2].points[0].args ==
+		["-n", "4000", "-W", "300000", "-t", "8", "--initial", "10000",
+		 "-I", "10000000000", "--no-check"]'
+	jq_file "$h" '.experiments[3].points[1].args == ["-n", "8", "-c", "20000"]'
+	jq_file "$h" '.experiments[4].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
+	jq_file "$h" '.experiments[5].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
 	# Every point is a whole bench result: 1 warm-up + 2 runs per mode.
 	jq_file "$h" 'all(.experiments[].points[].bench;
 		(.samples | length) == 6 and .runs_per_mode == 2 and
@@ -182,20 +200,20 @@ run_quick_suite() {
 		has("order") and (.summary.ratio | has("ci95")))'
 	jq_file "$h" '[.experiments[] | .path as $p | .points[].bench.path == $p] | all'
 	jq_file "$h" '.experiments[1].points[1].bench.samples[0].counters.timer_fastpath |
-		.ticks_armed == 500 and .slow_paths == 500 and .threads_walked == 128000 and
-		.rebalance_writes == 500'
+		.ticks_armed == 2000 and .slow_paths == 2000 and .threads_walked == 8000000 and
+		.rebalance_writes == 2000'
 	# The per-experiment files hold the same objects.
 	local e
-	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent timer_fastpath timer_fastpath-once group_cputime timer_softirq sleep-loop; do
 		[[ -s $OUT/$e.json ]] || fail "no $OUT/$e.json"
 		assert_equal "$(jq -c . "$OUT/$e.json")" \
 			"$(jq -c --arg e "$e" '.experiments[] | select(.experiment == $e)' "$h")"
 	done
-	# 2 + 2 + 2 + 3 + 2 points of 6 runs each.
-	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 66
+	# 2 + 2 + 1 + 2 + 3 + 2 points of 6 runs each.
+	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 72
 	local p
 	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
-	[[ $stderr == *"abpath: suite: experiment 5 of 5: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: experiment 6 of 6: sleep-loop"* ]]
 	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
 }
 
@@ -203,7 +221,8 @@ run_quick_suite() {
 	run_quick_suite
 	local n=$(getconf _NPROCESSORS_ONLN)
 	assert_line "### exit_reparent: fork+exit latency vs idle tasks ($n vCPUs)"
-	assert_line "### timer_fastpath: tick cost with a process-wide ITIMER_PROF vs threads ($n vCPUs)"
+	assert_line "### timer_fastpath: the same work under a 10 ms ITIMER_PROF vs threads ($n vCPUs)"
+	assert_line "### timer_fastpath: the same work under an ITIMER_PROF that fires once ($n vCPUs)"
 	assert_line "### group_cputime: times() pounded by N threads ($n vCPUs)"
 	assert_line "### timer_softirq: TIMER softirqs per second per busy CPU ($n vCPUs)"
 	assert_line "### timer_softirq: CPU cost of sleeping, by sleep type (negative control) ($n vCPUs)"
@@ -211,11 +230,14 @@ run_quick_suite() {
 	assert_line '|---|---|---:|---:|---|---:|---:|'
 	# Legacy: 40 + P/50 µs, optimized 40 µs; P + 60 tasks scanned per call.
 	assert_line --regexp '^\| 1000 \| 1\.36 \| (59|60)\.[0-9]+ \| (39|40)\.[0-9]+ \| 1\.[45][0-9] \[1\.[0-9]+–1\.[0-9]+\] \| 0\.[0-9]+ \| 1060 \|$'
-	# ns per armed tick, the tick's ns_total plus slow_path_ns: 100 +
-	# 10 P in legacy (the slow paths' share is the 10 P), 90 optimized;
-	# a slow path on every armed tick.
-	assert_line --regexp '^\| 256 \| – \| 2[5-7][0-9][0-9] \| [89][0-9]\.[0-9]+ \| (2[89]|30)\.[0-9] \[.*\] \| 0\.[0-9]+ \| 0\.[78][0-9]+ \[.*\] \| 1 \|$'
-	assert_line --regexp '^\| 8 \| – \| 0\.1[56][0-9]+ \| 0\.0(19|20)[0-9]+ \| [78]\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	# The same work: legacy 1 + P/1000 times as long, SIGPROF 1 + P/4000
+	# times as late, a slow path of P µs on every armed tick; at 4000
+	# threads every legacy run capped (2 of the 4 measured runs).
+	assert_line '| threads | source | legacy s | optimized s | legacy/optimized [95% CI] | p | legacy s/SIGPROF | optimized s/SIGPROF | s/SIGPROF legacy/optimized [95% CI] | legacy slow paths/armed tick | legacy µs/slow path | capped |'
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.3[0-9]* \| 0\.29[0-9]* \| 1\.0[0-9] \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.29[0-9]* \| 5\.0[0-9] \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
+	# Fired once: no legacy slow path, no difference, the source's 0.87.
+	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.29[0-9]* \| 0\.29[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
 	# Softirqs per busy CPU and as a fraction of HZ; idle: the mean over
 	# CPUs. Then ksoftirqd's wake-ups, arithmetic means: none in idle.
 	assert_line --regexp '^\| busy \| – \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
@@ -224,25 +246,28 @@ run_quick_suite() {
 	# only its ratio is above 1.
 	assert_line --regexp '^\| nanosleep \| – \| 1[56][0-9]\.[0-9] \| 1[56][0-9]\.[0-9] \| (6[6-9]|7[0-4])\.[0-9]+ \| 5[2-8]\.[0-9]+ \| (0\.9|1\.0)[0-9]+ \[.*\] \| [0-9.]+ \| 1\.[23][0-9]* \[.*\] \| [0-9.]+ \|$'
 	assert_line --partial 'Reproduces: Ingo Molnar'"'"'s "O(1) sys_exit()" (2.5.31, 2002)'
-	assert_line --partial 'Reproduces: commit f06febc96ba8 "timers: fix itimer/many thread hang" (2.6.28, bug 9906)'
+	assert_line --partial 'Reproduces: case 2 of the tests of f06febc96ba8 "timers: fix itimer/many thread hang" (bug 9906)'
+	assert_line --partial "Reproduces: case 3 of f06febc96ba8's tests, a control"
 	assert_line --partial 'Reproduces: 6e998916dfe3 (v3.18)'
 	assert_line --partial "Reproduces: Frederic Weisbecker's \"timer: Spare timer softirq until next expiry\" (v5.9)"
 	assert_line --partial 'Reproduces: nothing: a negative control for timer_softirq.'
 	# The published figures, beside ours, under every table.
 	assert_line --partial 'Published: Ingo Molnar, "[patch] O(1) sys_exit(), threading, scalable-exit-2.5.31-A6"'
 	assert_line --partial 'µs before → after: 743.0 → 657.1, 923.1 → 680.6, 1153.4 → 640.8, 1622.2 → 682.5 at 200, 1000, 2000, 4000 tasks'
-	assert_line --partial 'Published: No timing table was published with the fix. Bug 9906'
+	assert_line --partial 'Published: Frank Mayhar, f06febc96ba8 "timers: fix itimer/many thread hang" (2008-09-12)'
+	assert_line --partial 'case 2 with 4000 threads ("the most an unmodified kernel can handle") 70 → 5.8 s elapsed, .023 → .012 s per tick; with 8 threads 5.4 → 5.9 s, .025 → .013 s per tick.'
+	assert_line --partial '(i.e. a timer that ticks only once)": 5.5 s unfixed, 6.3 s fixed.'
 	assert_line --partial "Published: Giovanni Gherdovich's pound_times"
 	assert_line --partial "Published: The -rt patch's only figure"
 	assert_line --partial 'Published: RHEL 6 over RHEL 5, select'
-	assert_equal "$(grep -c '^Published: ' <<<"$output")" 5
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 6
 	assert_line --partial 'Workload `forkexit -N <idle tasks> -i 100`, path exit_reparent; 2 measured runs per mode after 1 warm-up'
 	# Every table row has as many cells as its header.
 	local bad
 	bad=$(awk -F'|' '/^\| [a-z]/ && /---/ == 0 { if (hdr && NF != hdr) print }
 		/^### / { hdr = 0 } /^\|---/ { hdr = NF }' <<<"$output")
 	assert_equal "$bad" ''
-	assert_equal "$(grep -c '^### ' <<<"$output")" 5
+	assert_equal "$(grep -c '^### ' <<<"$output")" 6
 }
 
 @test "bench --suite -j prints history.json; --from reprints it and plots" {
@@ -252,7 +277,7 @@ run_quick_suite() {
 	local tables
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	tables=$output
-	assert_equal "$(grep -c '^### ' <<<"$tables")" 5
+	assert_equal "$(grep -c '^### ' <<<"$tables")" 6
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
 	assert_equal "$output" "$(cat "$OUT/history.json")"
 	# One experiment's file gives that experiment's table, the same.
@@ -261,13 +286,13 @@ run_quick_suite() {
 	# One plot per experiment, with both modes and the parameter values.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --plot "$BATS_TEST_TMPDIR/h.svg"
 	local e
-	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent timer_fastpath timer_fastpath-once group_cputime timer_softirq sleep-loop; do
 		[[ -s $BATS_TEST_TMPDIR/h-$e.svg ]] || fail "no h-$e.svg"
 		grep -q '<svg' "$BATS_TEST_TMPDIR/h-$e.svg"
 		grep -q 'optimized (geometric mean)' "$BATS_TEST_TMPDIR/h-$e.svg"
 	done
 	grep -q 'nanosleep' "$BATS_TEST_TMPDIR/h-sleep-loop.svg"
-	grep -q 'ns_per_armed_tick' "$BATS_TEST_TMPDIR/h-timer_fastpath.svg"
+	grep -q 'elapsed_for_work' "$BATS_TEST_TMPDIR/h-timer_fastpath.svg"
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/exit_reparent.json" --plot "$BATS_TEST_TMPDIR/x.png"
 	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/x-exit_reparent.png" | tail -c 3)" PNG
 }
@@ -294,8 +319,8 @@ run_quick_suite() {
 	[[ $stderr == *"points done so far are in $OUT/history.json"* ]]
 	assert_equal "$output" ''
 	jq_file "$OUT/history.json" '.complete == false and
-		([.experiments[] | .points | length] == [2, 2, 0])'
-	[[ -s $OUT/timer_fastpath.json && ! -e $OUT/group_cputime.json ]]
+		([.experiments[] | .points | length] == [2, 2, 1, 0])'
+	[[ -s $OUT/timer_fastpath-once.json && ! -e $OUT/group_cputime.json ]]
 	assert_equal "$(mode_of group_cputime)" optimized
 }
 
