@@ -27,9 +27,9 @@ write_fake_workload() {
 		while [ $# -gt 0 ]; do
 			case $name/$1 in
 			*/-j) json=1 ;;
-			forkexit/-N | itimer-threads/-n | pound-times/-n) P=$2; shift ;;
+			forkexit/-N | thread-churn/-N | itimer-threads/-n | pound-times/-n) P=$2; shift ;;
 			sleep-loop/-n) [ "$2" = 2 ] || usage "$args"; shift ;;
-			forkexit/-i | sleep-loop/-i) I=$2; shift ;;
+			forkexit/-i | thread-churn/-m | sleep-loop/-i) I=$2; shift ;;
 			itimer-threads/-t | softirq-rate/-t) T=$2; shift ;;
 			itimer-threads/-I) case $2 in 10000) ;; 10000000000) once=1 ;; *) usage "$args" ;; esac; shift ;;
 			itimer-threads/--initial) [ "$2" = 10000 ] || usage "$args"; shift ;;
@@ -44,7 +44,7 @@ write_fake_workload() {
 		done
 		[ "$json" = 1 ] || usage "no -j: $args"
 		case $name in
-		forkexit) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
+		forkexit | thread-churn) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
 		itimer-threads) path=timer_fastpath
 			[ -n "$P" ] && [ -n "$W" ] && [ -n "$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
 		pound-times) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
@@ -71,6 +71,11 @@ write_fake_workload() {
 				add("ns_total", L ? I * P * 20 : 0)
 				res = "\"us_per_fork_exit\":" num(v) ",\"bad_exits\":0"
 				head = "\"fork_exit_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
+			} else if (name == "thread-churn") {
+				v = (L ? 20 + P / 100 : 20) * j
+				add("calls", I); add("tasks_scanned", L ? I * (P + 60) : 0)
+				res = "\"us_per_create_join\":" num(v) ",\"bad_joins\":0"
+				head = "\"create_join_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
 			} else if (name == "itimer-threads") {
 				# The same work: legacy takes 1 + P/1000 times
 				# as long and gets SIGPROF 1 + P/4000 times as
@@ -140,7 +145,7 @@ setup() {
 		done
 	done >"$ABPATH_DEBUGFS/stats"
 	mkdir -p "$ABPATH_WORKLOAD_DIR"
-	for w in forkexit itimer-threads pound-times softirq-rate sleep-loop; do
+	for w in forkexit thread-churn itimer-threads pound-times softirq-rate sleep-loop; do
 		write_fake_workload "$ABPATH_WORKLOAD_DIR/$w"
 	done
 	OUT=$BATS_TEST_TMPDIR/results
@@ -169,51 +174,53 @@ run_quick_suite() {
 	jq_file "$h" '.suite == "history" and .complete == true and .quick == true and
 		.runs_per_mode == 2 and .warmup_per_mode == 1 and (.cpus | type == "number")'
 	jq_file "$h" '[.experiments[].experiment] ==
-		["exit_reparent", "timer_fastpath", "timer_fastpath-once",
-		 "group_cputime", "timer_softirq", "sleep-loop"]'
+		["exit_reparent", "exit_reparent-threads", "timer_fastpath",
+		 "timer_fastpath-once", "group_cputime", "timer_softirq", "sleep-loop"]'
 	jq_file "$h" '[.experiments[].path] ==
-		["exit_reparent", "timer_fastpath", "timer_fastpath", "group_cputime",
-		 "timer_softirq", "timer_softirq"]'
+		["exit_reparent", "exit_reparent", "timer_fastpath", "timer_fastpath",
+		 "group_cputime", "timer_softirq", "timer_softirq"]'
 	jq_file "$h" '[.experiments[].workload] ==
-		["forkexit", "itimer-threads", "itimer-threads", "pound-times",
-		 "softirq-rate", "sleep-loop"]'
+		["forkexit", "thread-churn", "itimer-threads", "itimer-threads",
+		 "pound-times", "softirq-rate", "sleep-loop"]'
 	jq_file "$h" 'all(.experiments[]; has("metric") and has("unit") and
 		has("lower_is_better") and has("param_name") and
 		(.reproduces | length > 20) and .cpus == '"$(getconf _NPROCESSORS_ONLN)"')'
 	# The quick sweeps, with exactly the documented arguments.
 	jq_file "$h" '[.experiments[] | [.points[].param]] ==
-		[[200, 1000], [8, 4000], [4000], [2, 8], ["busy", "timers", "idle"],
-		 ["select", "nanosleep"]]'
+		[[200, 1000], [200, 1000], [8, 4000], [4000], [2, 8],
+		 ["busy", "timers", "idle"], ["select", "nanosleep"]]'
 	jq_file "$h" '.experiments[0].points[1].args == ["-N", "1000", "-i", "100"]'
-	jq_file "$h" '.experiments[1].points[0].args ==
-		["-n", "8", "-W", "300000", "-t", "8", "-I", "10000", "--no-check"]'
+	jq_file "$h" '.experiments[1].points[1].args == ["-N", "1000", "-m", "300"]'
 	jq_file "$h" '.experiments[2].points[0].args ==
+		["-n", "8", "-W", "300000", "-t", "8", "-I", "10000", "--no-check"]'
+	jq_file "$h" '.experiments[3].points[0].args ==
 		["-n", "4000", "-W", "300000", "-t", "8", "--initial", "10000",
 		 "-I", "10000000000", "--no-check"]'
-	jq_file "$h" '.experiments[3].points[1].args == ["-n", "8", "-c", "20000"]'
-	jq_file "$h" '.experiments[4].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
-	jq_file "$h" '.experiments[5].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
+	jq_file "$h" '.experiments[4].points[1].args == ["-n", "8", "-c", "20000"]'
+	jq_file "$h" '.experiments[5].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
+	jq_file "$h" '.experiments[6].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
 	# Every point is a whole bench result: 1 warm-up + 2 runs per mode.
 	jq_file "$h" 'all(.experiments[].points[].bench;
 		(.samples | length) == 6 and .runs_per_mode == 2 and
 		.summary.legacy.n == 2 and .summary.optimized.n == 2 and
 		has("order") and (.summary.ratio | has("ci95")))'
 	jq_file "$h" '[.experiments[] | .path as $p | .points[].bench.path == $p] | all'
-	jq_file "$h" '.experiments[1].points[1].bench.samples[0].counters.timer_fastpath |
+	jq_file "$h" '.experiments[2].points[1].bench.samples[0].counters.timer_fastpath |
 		.ticks_armed == 2000 and .slow_paths == 2000 and .threads_walked == 8000000 and
 		.rebalance_writes == 2000'
 	# The per-experiment files hold the same objects.
 	local e
-	for e in exit_reparent timer_fastpath timer_fastpath-once group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
+		group_cputime timer_softirq sleep-loop; do
 		[[ -s $OUT/$e.json ]] || fail "no $OUT/$e.json"
 		assert_equal "$(jq -c . "$OUT/$e.json")" \
 			"$(jq -c --arg e "$e" '.experiments[] | select(.experiment == $e)' "$h")"
 	done
-	# 2 + 2 + 1 + 2 + 3 + 2 points of 6 runs each.
-	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 72
+	# 2 + 2 + 2 + 1 + 2 + 3 + 2 points of 6 runs each.
+	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 84
 	local p
 	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
-	[[ $stderr == *"abpath: suite: experiment 6 of 6: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: experiment 7 of 7: sleep-loop"* ]]
 	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
 }
 
@@ -221,6 +228,7 @@ run_quick_suite() {
 	run_quick_suite
 	local n=$(getconf _NPROCESSORS_ONLN)
 	assert_line "### exit_reparent: fork+exit latency vs idle tasks ($n vCPUs)"
+	assert_line "### exit_reparent: thread create+exit latency vs idle tasks ($n vCPUs)"
 	assert_line "### timer_fastpath: the same work under a 10 ms ITIMER_PROF vs threads ($n vCPUs)"
 	assert_line "### timer_fastpath: the same work under an ITIMER_PROF that fires once ($n vCPUs)"
 	assert_line "### group_cputime: times() pounded by N threads ($n vCPUs)"
@@ -229,18 +237,20 @@ run_quick_suite() {
 	assert_line '| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |'
 	assert_line '|---|---|---:|---:|---|---:|---:|'
 	# Legacy: 40 + P/50 µs, optimized 40 µs; P + 60 tasks scanned per call.
+	# Threads: legacy 20 + P/100 µs, optimized 20; beside 256/19 µs.
+	assert_line --regexp '^\| 1000 \| 13\.5 \| (29|30)\.[0-9]+ \| (19|20)\.[0-9]+ \| 1\.[45][0-9] \[.*\] \| 0\.[0-9]+ \| 1060 \|$'
 	assert_line --regexp '^\| 1000 \| 1\.36 \| (59|60)\.[0-9]+ \| (39|40)\.[0-9]+ \| 1\.[45][0-9] \[1\.[0-9]+–1\.[0-9]+\] \| 0\.[0-9]+ \| 1060 \|$'
 	# The same work: legacy 1 + P/1000 times as long, SIGPROF 1 + P/4000
 	# times as late, a slow path of P µs on every armed tick; at 4000
 	# threads every legacy run capped (2 of the 4 measured runs).
 	assert_line '| threads | source | legacy s | optimized s | legacy/optimized [95% CI] | p | legacy s/SIGPROF | optimized s/SIGPROF | s/SIGPROF legacy/optimized [95% CI] | legacy slow paths/armed tick | legacy µs/slow path | capped |'
-	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.3[0-9]* \| 0\.29[0-9]* \| 1\.0[0-9] \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \|$'
-	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.29[0-9]* \| 5\.0[0-9] \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.(29|30|31)[0-9]* \| (4\.[89][0-9]*|5\.[01][0-9]*) \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
 	# Fired once: no legacy slow path, no difference, the source's 0.87.
-	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.29[0-9]* \| 0\.29[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
+	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
 	# Softirqs per busy CPU and as a fraction of HZ; idle: the mean over
 	# CPUs. Then ksoftirqd's wake-ups, arithmetic means: none in idle.
-	assert_line --regexp '^\| busy \| – \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
+	assert_line --regexp '^\| busy \| – \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]+) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
 	assert_line --regexp '^\| idle \| – \| (19|20)\.[0-9]+ \| 0\.0[78][0-9]+ \| [23]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| – \| – \|$'
 	# Wall and CPU per mode: only CPU differs (70 against 55), and so
 	# only its ratio is above 1.
@@ -248,26 +258,28 @@ run_quick_suite() {
 	assert_line --partial 'Reproduces: Ingo Molnar'"'"'s "O(1) sys_exit()" (2.5.31, 2002)'
 	assert_line --partial 'Reproduces: case 2 of the tests of f06febc96ba8 "timers: fix itimer/many thread hang" (bug 9906)'
 	assert_line --partial "Reproduces: case 3 of f06febc96ba8's tests, a control"
+	assert_line --partial "Reproduces: the threading numbers of Ingo Molnar's \"O(1) sys_exit()\" (2.5.31, 2002)"
 	assert_line --partial 'Reproduces: 6e998916dfe3 (v3.18)'
 	assert_line --partial "Reproduces: Frederic Weisbecker's \"timer: Spare timer softirq until next expiry\" (v5.9)"
 	assert_line --partial 'Reproduces: nothing: a negative control for timer_softirq.'
 	# The published figures, beside ours, under every table.
 	assert_line --partial 'Published: Ingo Molnar, "[patch] O(1) sys_exit(), threading, scalable-exit-2.5.31-A6"'
 	assert_line --partial 'µs before → after: 743.0 → 657.1, 923.1 → 680.6, 1153.4 → 640.8, 1622.2 → 682.5 at 200, 1000, 2000, 4000 tasks'
+	assert_line --partial 'create+exit, µs before → after: 68 → 17, 256 → 19, 487 → 19, 951 → 19 at 200, 1000, 2000, 4000 tasks'
 	assert_line --partial 'Published: Frank Mayhar, f06febc96ba8 "timers: fix itimer/many thread hang" (2008-09-12)'
 	assert_line --partial 'case 2 with 4000 threads ("the most an unmodified kernel can handle") 70 → 5.8 s elapsed, .023 → .012 s per tick; with 8 threads 5.4 → 5.9 s, .025 → .013 s per tick.'
 	assert_line --partial '(i.e. a timer that ticks only once)": 5.5 s unfixed, 6.3 s fixed.'
 	assert_line --partial "Published: Giovanni Gherdovich's pound_times"
 	assert_line --partial "Published: The -rt patch's only figure"
 	assert_line --partial 'Published: RHEL 6 over RHEL 5, select'
-	assert_equal "$(grep -c '^Published: ' <<<"$output")" 6
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 7
 	assert_line --partial 'Workload `forkexit -N <idle tasks> -i 100`, path exit_reparent; 2 measured runs per mode after 1 warm-up'
 	# Every table row has as many cells as its header.
 	local bad
 	bad=$(awk -F'|' '/^\| [a-z]/ && /---/ == 0 { if (hdr && NF != hdr) print }
 		/^### / { hdr = 0 } /^\|---/ { hdr = NF }' <<<"$output")
 	assert_equal "$bad" ''
-	assert_equal "$(grep -c '^### ' <<<"$output")" 6
+	assert_equal "$(grep -c '^### ' <<<"$output")" 7
 }
 
 @test "bench --suite -j prints history.json; --from reprints it and plots" {
@@ -277,7 +289,7 @@ run_quick_suite() {
 	local tables
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	tables=$output
-	assert_equal "$(grep -c '^### ' <<<"$tables")" 6
+	assert_equal "$(grep -c '^### ' <<<"$tables")" 7
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
 	assert_equal "$output" "$(cat "$OUT/history.json")"
 	# One experiment's file gives that experiment's table, the same.
@@ -286,7 +298,8 @@ run_quick_suite() {
 	# One plot per experiment, with both modes and the parameter values.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --plot "$BATS_TEST_TMPDIR/h.svg"
 	local e
-	for e in exit_reparent timer_fastpath timer_fastpath-once group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
+		group_cputime timer_softirq sleep-loop; do
 		[[ -s $BATS_TEST_TMPDIR/h-$e.svg ]] || fail "no h-$e.svg"
 		grep -q '<svg' "$BATS_TEST_TMPDIR/h-$e.svg"
 		grep -q 'optimized (geometric mean)' "$BATS_TEST_TMPDIR/h-$e.svg"
@@ -319,7 +332,7 @@ run_quick_suite() {
 	[[ $stderr == *"points done so far are in $OUT/history.json"* ]]
 	assert_equal "$output" ''
 	jq_file "$OUT/history.json" '.complete == false and
-		([.experiments[] | .points | length] == [2, 2, 1, 0])'
+		([.experiments[] | .points | length] == [2, 2, 2, 1, 0])'
 	[[ -s $OUT/timer_fastpath-once.json && ! -e $OUT/group_cputime.json ]]
 	assert_equal "$(mode_of group_cputime)" optimized
 }
