@@ -196,34 +196,83 @@ const struct suite_exp suite_history[] = {
 			SLOW_PATHS_PER_TICK, US_PER_SLOW_PATH, CAPPED,
 		},
 	},
+#define RQ_LOCKS { "legacy rq locks/call", SC_PER_CALL, L, \
+	COUNTERS("rq_locked", "calls") }
+#define POUND_NOTE \
+	"s: elapsed for all calls (the workload's value). Rq locks/call: " \
+	"Δrq_locked/Δcalls of group_cputime over the legacy runs: " \
+	"task_sched_runtime() locks the rq of a thread that is running, " \
+	"and on 2 vCPUs that is the caller and at most one other, so at " \
+	"most 2 a call, where the source had 32 CPUs."
+#define GHERDOVICH "Giovanni Gherdovich, 6075620b05 \"sched/cputime: " \
+	"Mitigate performance regression in times()/clock_gettime()\" " \
+	"(2016-08-10), its last table (MMTests poundtime, 5,000,000 calls " \
+	"split over the threads, Sandy Bridge, 32 logical CPUs, 2 NUMA " \
+	"nodes), s, parent of 6e998916df → 6e998916df itself, "
 	{
 		.id = "group_cputime", .path = "group_cputime",
 		.workload = "pound-times",
 		.title = "times() pounded by N threads",
-		.reproduces = "6e998916dfe3 (v3.18) made times()/"
-			"clock_gettime(CLOCK_PROCESS_CPUTIME_ID) take every "
-			"thread's rq lock, fixed by a1eb1411b4e4 (v4.8) whose "
-			"message carries the pound_times tables.",
-		.published = "Giovanni Gherdovich's pound_times in "
-			"a1eb1411b4e4's message, 4.7-rc7 over 4.7-rc7 + fix: "
-			"times() 2.25 (2 threads) and 2.41 (128 threads); "
-			"clock_gettime(CLOCK_PROCESS_CPUTIME_ID) 3.22 and "
-			"6.26.",
-		.note = "s: elapsed for all calls (the workload's value). "
-			"Rq locks/call: Δrq_locked/Δcalls of group_cputime "
-			"over the legacy runs.",
+		.reproduces = "6e998916df \"sched/cputime: Fix "
+			"clock_nanosleep()/clock_gettime() inconsistency\" "
+			"made times() and clock_gettime("
+			"CLOCK_PROCESS_CPUTIME_ID) call task_sched_runtime() "
+			"for every thread of the group (a remote rq lock and "
+			"update_curr() each): legacy is that commit, "
+			"optimized today's lockless pass, which sums as its "
+			"parent did.",
+		.published = GHERDOVICH "pound_times: 2.27 → 3.73, 2.78 → "
+			"3.77, 2.79 → 4.41, 3.02 → 3.56, 3.10 → 4.61, 3.33 → "
+			"5.75, 2.96 → 6.06 at 2, 5, 8, 12, 21, 30, 48 "
+			"threads; 2.88 → 6.24, 2.98 → 6.37, 3.10 → 6.35 at "
+			"79, 110, 128. Source column: itself/parent.",
+		.source = { { "2", "1.64" }, { "5", "1.36" }, { "8", "1.58" },
+			    { "12", "1.18" }, { "21", "1.49" },
+			    { "30", "1.73" }, { "48", "2.05" },
+			    { "79", "2.17" }, { "110", "2.14" },
+			    { "128", "2.05" } },
+		.note = POUND_NOTE,
 		.metric = "elapsed", .unit = "s", .lower_is_better = true,
 		.primary = VALUE,
 		.param_name = "threads", .numeric = true,
-		.params = { "2", "4", "8", "16", "32" },
+		.params = { "2", "5", "8", "12", "21", "30", "48" },
 		.quick_params = { "2", "8" },
 		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
 		.cols = {
 			{ "legacy s", SC_GMEAN, L, VALUE },
 			{ "optimized s", SC_GMEAN, O, VALUE },
-			RATIO_CI(VALUE), P(VALUE),
-			{ "legacy rq locks/call", SC_PER_CALL, L,
-			  COUNTERS("rq_locked", "calls") },
+			RATIO_CI(VALUE), P(VALUE), RQ_LOCKS,
+		},
+	},
+	{
+		.id = "group_cputime-clock", .path = "group_cputime",
+		.workload = "pound-clock",
+		.title = "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) pounded by "
+			"N threads",
+		.reproduces = "the same commit through clock_gettime("
+			"CLOCK_PROCESS_CPUTIME_ID), which sums the group in "
+			"thread_group_cputime() while no CPU timer is armed.",
+		.published = GHERDOVICH "pound_clock_gettime: 2.23 → 3.68, "
+			"2.83 → 3.78, 2.84 → 4.31, 3.09 → 3.61, 3.14 → 4.63, "
+			"3.28 → 5.75, 3.02 → 6.05 at 2, 5, 8, 12, 21, 30, 48 "
+			"threads; 2.88 → 6.30, 2.95 → 6.46, 3.05 → 6.42 at "
+			"79, 110, 128. Source column: itself/parent.",
+		.source = { { "2", "1.65" }, { "5", "1.34" }, { "8", "1.52" },
+			    { "12", "1.17" }, { "21", "1.47" },
+			    { "30", "1.75" }, { "48", "2.00" },
+			    { "79", "2.19" }, { "110", "2.19" },
+			    { "128", "2.10" } },
+		.note = POUND_NOTE,
+		.metric = "elapsed", .unit = "s", .lower_is_better = true,
+		.primary = VALUE,
+		.param_name = "threads", .numeric = true,
+		.params = { "2", "5", "8", "12", "21", "30", "48" },
+		.quick_params = { "2", "8" },
+		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
+		.cols = {
+			{ "legacy s", SC_GMEAN, L, VALUE },
+			{ "optimized s", SC_GMEAN, O, VALUE },
+			RATIO_CI(VALUE), P(VALUE), RQ_LOCKS,
 		},
 	},
 #define BUSY { SM_RESULT, "per_busy_cpu_s", "mean_per_cpu_s" }

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#define SUITE_MAX_POINTS	10
+#define SUITE_MAX_POINTS	12
 #define SUITE_MAX_COLS		14
 
 /* A number per measured run, from the run's sample in the bench JSON. */

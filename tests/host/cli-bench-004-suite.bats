@@ -27,7 +27,7 @@ write_fake_workload() {
 		while [ $# -gt 0 ]; do
 			case $name/$1 in
 			*/-j) json=1 ;;
-			forkexit/-N | thread-churn/-N | itimer-threads/-n | pound-times/-n) P=$2; shift ;;
+			forkexit/-N | thread-churn/-N | itimer-threads/-n | pound-*/-n) P=$2; shift ;;
 			sleep-loop/-n) [ "$2" = 2 ] || usage "$args"; shift ;;
 			forkexit/-i | thread-churn/-m | sleep-loop/-i) I=$2; shift ;;
 			itimer-threads/-t | softirq-rate/-t) T=$2; shift ;;
@@ -35,7 +35,7 @@ write_fake_workload() {
 			itimer-threads/--initial) [ "$2" = 10000 ] || usage "$args"; shift ;;
 			itimer-threads/-W) W=$2; shift ;;
 			itimer-threads/--no-check) nocheck=1 ;;
-			pound-times/-c) C=$2; shift ;;
+			pound-*/-c) C=$2; shift ;;
 			softirq-rate/-S | sleep-loop/-T) S=$2; shift ;;
 			softirq-rate/--hz) hz=$2; shift ;;
 			*) usage "$args" ;;
@@ -47,7 +47,7 @@ write_fake_workload() {
 		forkexit | thread-churn) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
 		itimer-threads) path=timer_fastpath
 			[ -n "$P" ] && [ -n "$W" ] && [ -n "$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
-		pound-times) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
+		pound-*) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
 		softirq-rate) path=timer_softirq; [ "$hz" = 250 ] || usage "$args" ;;
 		sleep-loop) path=timer_softirq; [ -n "$S$I" ] || usage "$args" ;;
 		*) usage "unknown workload" ;;
@@ -96,11 +96,12 @@ write_fake_workload() {
 					",\"cpu_s_per_sigprof\":" num(0.01 * (L && !once ? 1 + P / 4000 : 1)) \
 					",\"capped\":" capped
 				head = "\"loops_per_s\",\"value\":" num(v) ",\"unit\":\"loops/s\",\"lower_is_better\":false"
-			} else if (name == "pound-times") {
+			} else if (name ~ /^pound-/) {
+				# The clock: legacy (1 + P) / 2 times as long.
 				add("calls", C); add("threads_walked", L ? C * P : 0)
 				add("rq_locked", L ? C * (P < 2 ? P : 2) : 0)
 				add("ns_total", C * (L ? 100 * P : 50))
-				v = C * 1e-6 * (L ? P : 1) * j
+				v = C * 1e-6 * (L ? (name == "pound-clock" ? (1 + P) / 2 : P) : 1) * j
 				res = "\"elapsed_s\":" num(v) ",\"backwards\":0"
 				head = "\"elapsed\",\"value\":" num(v) ",\"unit\":\"s\",\"lower_is_better\":true"
 			} else if (name == "softirq-rate") {
@@ -145,7 +146,7 @@ setup() {
 		done
 	done >"$ABPATH_DEBUGFS/stats"
 	mkdir -p "$ABPATH_WORKLOAD_DIR"
-	for w in forkexit thread-churn itimer-threads pound-times softirq-rate sleep-loop; do
+	for w in forkexit thread-churn itimer-threads pound-times pound-clock softirq-rate sleep-loop; do
 		write_fake_workload "$ABPATH_WORKLOAD_DIR/$w"
 	done
 	OUT=$BATS_TEST_TMPDIR/results
@@ -175,19 +176,20 @@ run_quick_suite() {
 		.runs_per_mode == 2 and .warmup_per_mode == 1 and (.cpus | type == "number")'
 	jq_file "$h" '[.experiments[].experiment] ==
 		["exit_reparent", "exit_reparent-threads", "timer_fastpath",
-		 "timer_fastpath-once", "group_cputime", "timer_softirq", "sleep-loop"]'
+		 "timer_fastpath-once", "group_cputime", "group_cputime-clock",
+		 "timer_softirq", "sleep-loop"]'
 	jq_file "$h" '[.experiments[].path] ==
 		["exit_reparent", "exit_reparent", "timer_fastpath", "timer_fastpath",
-		 "group_cputime", "timer_softirq", "timer_softirq"]'
+		 "group_cputime", "group_cputime", "timer_softirq", "timer_softirq"]'
 	jq_file "$h" '[.experiments[].workload] ==
 		["forkexit", "thread-churn", "itimer-threads", "itimer-threads",
-		 "pound-times", "softirq-rate", "sleep-loop"]'
+		 "pound-times", "pound-clock", "softirq-rate", "sleep-loop"]'
 	jq_file "$h" 'all(.experiments[]; has("metric") and has("unit") and
 		has("lower_is_better") and has("param_name") and
 		(.reproduces | length > 20) and .cpus == '"$(getconf _NPROCESSORS_ONLN)"')'
 	# The quick sweeps, with exactly the documented arguments.
 	jq_file "$h" '[.experiments[] | [.points[].param]] ==
-		[[200, 1000], [200, 1000], [8, 4000], [4000], [2, 8],
+		[[200, 1000], [200, 1000], [8, 4000], [4000], [2, 8], [2, 8],
 		 ["busy", "timers", "idle"], ["select", "nanosleep"]]'
 	jq_file "$h" '.experiments[0].points[1].args == ["-N", "1000", "-i", "100"]'
 	jq_file "$h" '.experiments[1].points[1].args == ["-N", "1000", "-m", "300"]'
@@ -197,8 +199,9 @@ run_quick_suite() {
 		["-n", "4000", "-W", "300000", "-t", "8", "--initial", "10000",
 		 "-I", "10000000000", "--no-check"]'
 	jq_file "$h" '.experiments[4].points[1].args == ["-n", "8", "-c", "20000"]'
-	jq_file "$h" '.experiments[5].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
-	jq_file "$h" '.experiments[6].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
+	jq_file "$h" '.experiments[5].points[0].args == ["-n", "2", "-c", "20000"]'
+	jq_file "$h" '.experiments[6].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
+	jq_file "$h" '.experiments[7].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
 	# Every point is a whole bench result: 1 warm-up + 2 runs per mode.
 	jq_file "$h" 'all(.experiments[].points[].bench;
 		(.samples | length) == 6 and .runs_per_mode == 2 and
@@ -211,16 +214,16 @@ run_quick_suite() {
 	# The per-experiment files hold the same objects.
 	local e
 	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
-		group_cputime timer_softirq sleep-loop; do
+		group_cputime group_cputime-clock timer_softirq sleep-loop; do
 		[[ -s $OUT/$e.json ]] || fail "no $OUT/$e.json"
 		assert_equal "$(jq -c . "$OUT/$e.json")" \
 			"$(jq -c --arg e "$e" '.experiments[] | select(.experiment == $e)' "$h")"
 	done
-	# 2 + 2 + 2 + 1 + 2 + 3 + 2 points of 6 runs each.
-	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 84
+	# 2 + 2 + 2 + 1 + 2 + 2 + 3 + 2 points of 6 runs each.
+	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 96
 	local p
 	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
-	[[ $stderr == *"abpath: suite: experiment 7 of 7: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: experiment 8 of 8: sleep-loop"* ]]
 	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
 }
 
@@ -232,6 +235,7 @@ run_quick_suite() {
 	assert_line "### timer_fastpath: the same work under a 10 ms ITIMER_PROF vs threads ($n vCPUs)"
 	assert_line "### timer_fastpath: the same work under an ITIMER_PROF that fires once ($n vCPUs)"
 	assert_line "### group_cputime: times() pounded by N threads ($n vCPUs)"
+	assert_line "### group_cputime: clock_gettime(CLOCK_PROCESS_CPUTIME_ID) pounded by N threads ($n vCPUs)"
 	assert_line "### timer_softirq: TIMER softirqs per second per busy CPU ($n vCPUs)"
 	assert_line "### timer_softirq: CPU cost of sleeping, by sleep type (negative control) ($n vCPUs)"
 	assert_line '| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |'
@@ -248,6 +252,12 @@ run_quick_suite() {
 	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.(29|30|31)[0-9]* \| (4\.[89][0-9]*|5\.[01][0-9]*) \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
 	# Fired once: no legacy slow path, no difference, the source's 0.87.
 	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
+	# times(): legacy P times as long, the clock (1 + P)/2; beside the
+	# source's itself/parent at the same thread counts; 2 rq locks a call.
+	assert_line --regexp '^\| 2 \| 1\.64 \| 0\.0(39|40|41)[0-9]* \| 0\.0(19|20|21)[0-9]* \| (1\.9[0-9]*|2\.0[0-9]*) \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 8 \| 1\.58 \| 0\.1[56][0-9]+ \| 0\.0(19|20|21)[0-9]+ \| [78]\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 2 \| 1\.65 \| 0\.0(29|30|31)[0-9]* \| 0\.0(19|20|21)[0-9]* \| 1\.[45][0-9]* \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 8 \| 1\.52 \| 0\.0(8|9)[0-9]+ \| 0\.0(19|20|21)[0-9]+ \| 4\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
 	# Softirqs per busy CPU and as a fraction of HZ; idle: the mean over
 	# CPUs. Then ksoftirqd's wake-ups, arithmetic means: none in idle.
 	assert_line --regexp '^\| busy \| – \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]+) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
@@ -259,7 +269,8 @@ run_quick_suite() {
 	assert_line --partial 'Reproduces: case 2 of the tests of f06febc96ba8 "timers: fix itimer/many thread hang" (bug 9906)'
 	assert_line --partial "Reproduces: case 3 of f06febc96ba8's tests, a control"
 	assert_line --partial "Reproduces: the threading numbers of Ingo Molnar's \"O(1) sys_exit()\" (2.5.31, 2002)"
-	assert_line --partial 'Reproduces: 6e998916dfe3 (v3.18)'
+	assert_line --partial 'Reproduces: 6e998916df "sched/cputime: Fix clock_nanosleep()/clock_gettime() inconsistency" made times()'
+	assert_line --partial 'Reproduces: the same commit through clock_gettime(CLOCK_PROCESS_CPUTIME_ID)'
 	assert_line --partial "Reproduces: Frederic Weisbecker's \"timer: Spare timer softirq until next expiry\" (v5.9)"
 	assert_line --partial 'Reproduces: nothing: a negative control for timer_softirq.'
 	# The published figures, beside ours, under every table.
@@ -269,17 +280,19 @@ run_quick_suite() {
 	assert_line --partial 'Published: Frank Mayhar, f06febc96ba8 "timers: fix itimer/many thread hang" (2008-09-12)'
 	assert_line --partial 'case 2 with 4000 threads ("the most an unmodified kernel can handle") 70 → 5.8 s elapsed, .023 → .012 s per tick; with 8 threads 5.4 → 5.9 s, .025 → .013 s per tick.'
 	assert_line --partial '(i.e. a timer that ticks only once)": 5.5 s unfixed, 6.3 s fixed.'
-	assert_line --partial "Published: Giovanni Gherdovich's pound_times"
+	assert_line --partial 'Published: Giovanni Gherdovich, 6075620b05 "sched/cputime: Mitigate performance regression in times()/clock_gettime()" (2016-08-10)'
+	assert_line --partial 'pound_times: 2.27 → 3.73, 2.78 → 3.77, 2.79 → 4.41, 3.02 → 3.56, 3.10 → 4.61, 3.33 → 5.75, 2.96 → 6.06 at 2, 5, 8, 12, 21, 30, 48 threads'
+	assert_line --partial 'pound_clock_gettime: 2.23 → 3.68, 2.83 → 3.78, 2.84 → 4.31, 3.09 → 3.61, 3.14 → 4.63, 3.28 → 5.75, 3.02 → 6.05 at 2, 5, 8, 12, 21, 30, 48 threads'
 	assert_line --partial "Published: The -rt patch's only figure"
 	assert_line --partial 'Published: RHEL 6 over RHEL 5, select'
-	assert_equal "$(grep -c '^Published: ' <<<"$output")" 7
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 8
 	assert_line --partial 'Workload `forkexit -N <idle tasks> -i 100`, path exit_reparent; 2 measured runs per mode after 1 warm-up'
 	# Every table row has as many cells as its header.
 	local bad
 	bad=$(awk -F'|' '/^\| [a-z]/ && /---/ == 0 { if (hdr && NF != hdr) print }
 		/^### / { hdr = 0 } /^\|---/ { hdr = NF }' <<<"$output")
 	assert_equal "$bad" ''
-	assert_equal "$(grep -c '^### ' <<<"$output")" 7
+	assert_equal "$(grep -c '^### ' <<<"$output")" 8
 }
 
 @test "bench --suite -j prints history.json; --from reprints it and plots" {
@@ -289,17 +302,17 @@ run_quick_suite() {
 	local tables
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	tables=$output
-	assert_equal "$(grep -c '^### ' <<<"$tables")" 7
+	assert_equal "$(grep -c '^### ' <<<"$tables")" 8
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
 	assert_equal "$output" "$(cat "$OUT/history.json")"
 	# One experiment's file gives that experiment's table, the same.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/group_cputime.json"
-	assert_equal "$output" "$(awk '/^### group_cputime/ { on = 1 } /^### timer_softirq/ { on = 0 } on' <<<"$tables")"
+	assert_equal "$output" "$(awk '/^### group_cputime: times/ { on = 1 } /^### group_cputime: clock/ { on = 0 } on' <<<"$tables")"
 	# One plot per experiment, with both modes and the parameter values.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --plot "$BATS_TEST_TMPDIR/h.svg"
 	local e
 	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
-		group_cputime timer_softirq sleep-loop; do
+		group_cputime group_cputime-clock timer_softirq sleep-loop; do
 		[[ -s $BATS_TEST_TMPDIR/h-$e.svg ]] || fail "no h-$e.svg"
 		grep -q '<svg' "$BATS_TEST_TMPDIR/h-$e.svg"
 		grep -q 'optimized (geometric mean)' "$BATS_TEST_TMPDIR/h-$e.svg"
