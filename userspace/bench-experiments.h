@@ -18,7 +18,6 @@ enum suite_metric_kind {
 	SM_VALUE,	/* the workload's "value" */
 	SM_RESULT,	/* results.<a>, or results.<b> where that is null */
 	SM_RESULT_IN,	/* results.<a>.<b> */
-	SM_TYPED,	/* results.<param>.<a>: sleep-loop, keyed by type */
 	SM_COUNTERS,	/* counters.<path>.<a> / counters.<path>.<b>; a name
 			 * "x+y" is the sum of two counters */
 };

@@ -70,7 +70,7 @@ static double counter(json_t *cnt, const char *names)
 	return num(json_object_get(cnt, name)) + counter(cnt, plus + 1);
 }
 
-static double sample_metric(json_t *s, const char *path, const char *param,
+static double sample_metric(json_t *s, const char *path,
 			    const struct suite_metric *m)
 {
 	json_t *res = json_object_get(s, "results"), *cnt;
@@ -84,8 +84,6 @@ static double sample_metric(json_t *s, const char *path, const char *param,
 		return isfinite(a) || !m->b ? a : num(json_object_get(res, m->b));
 	case SM_RESULT_IN:
 		return num(json_object_get(json_object_get(res, m->a), m->b));
-	case SM_TYPED:
-		return num(json_object_get(json_object_get(res, param), m->a));
 	case SM_COUNTERS:
 		cnt = json_object_get(json_object_get(s, "counters"), path);
 		a = counter(cnt, m->a);
@@ -113,12 +111,10 @@ static int get_runs(json_t *point, const struct suite_metric *m,
 	json_t *bench = json_object_get(point, "bench");
 	json_t *samples = json_object_get(bench, "samples"), *s;
 	const char *path = json_string_value(json_object_get(bench, "path"));
-	char param[128];
 	size_t i;
 	double v;
 	int mode;
 
-	param_text(json_object_get(point, "param"), param, sizeof(param));
 	for (int k = 0; k < 2; k++) {
 		r->n[k] = 0;
 		r->v[k] = calloc(json_array_size(samples) + 1, sizeof(double));
@@ -127,7 +123,7 @@ static int get_runs(json_t *point, const struct suite_metric *m,
 	}
 	json_array_foreach(samples, i, s) {
 		mode = mode_of(s);
-		v = mode < 0 ? NAN : sample_metric(s, path ? path : "", param, m);
+		v = mode < 0 ? NAN : sample_metric(s, path ? path : "", m);
 		if (isfinite(v))
 			r->v[mode][r->n[mode]++] = v;
 	}
