@@ -232,6 +232,8 @@ run_quick_suite() {
 	local p
 	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
 	[[ $stderr == *"abpath: suite: experiment 8 of 8: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: sleep-loop took "*" s"* ]]
+	jq_file "$h" 'all(.experiments[]; .elapsed_s | type == "number" and . >= 0)'
 	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
 }
 
