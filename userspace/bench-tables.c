@@ -405,6 +405,254 @@ int suite_print_markdown(FILE *f, json_t *history)
 	return 0;
 }
 
+/* ---- across results ------------------------------------------------------ */
+
+#define ACROSS_MAX_POINTS	64
+
+/* The experiment @id of a history, or NULL. */
+static json_t *exp_of(json_t *history, const char *id)
+{
+	json_t *exp;
+	size_t i;
+
+	json_array_foreach(json_object_get(history, "experiments"), i, exp)
+		if (!strcmp(str(exp, "experiment", ""), id))
+			return exp;
+	return NULL;
+}
+
+static json_t *point_of(json_t *exp, const char *param)
+{
+	json_t *pt;
+	char buf[128];
+	size_t i;
+
+	json_array_foreach(json_object_get(exp, "points"), i, pt)
+		if (!strcmp(param_text(json_object_get(pt, "param"), buf,
+				       sizeof(buf)), param))
+			return pt;
+	return NULL;
+}
+
+/*
+ * A result's column head: the backend and kernel release it recorded,
+ * and its CPUs; the file name where it recorded none.
+ */
+static void result_label(char *buf, size_t len, json_t *h, const char *name)
+{
+	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
+	json_t *pv = json_object_get(h, "provenance"), *cpus;
+	const char *kernel, *backend;
+
+	if (!pv)
+		pv = json_object_get(first, "provenance");
+	kernel = str(pv, "kernel", str(h, "kernel", str(first, "kernel", NULL)));
+	backend = str(pv, "backend", NULL);
+	cpus = json_object_get(pv, "cpus");
+	if (!cpus)
+		cpus = json_object_get(h, "cpus");
+	if (!cpus)
+		cpus = json_object_get(first, "cpus");
+	if (!kernel) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	snprintf(buf, len, "%s%s%s", backend ? backend : "",
+		 backend ? " " : "", kernel);
+	if (json_is_integer(cpus))
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (%" JSON_INTEGER_FORMAT " vCPU%s)",
+			 json_integer_value(cpus),
+			 json_integer_value(cpus) == 1 ? "" : "s");
+}
+
+struct across_point {
+	char text[64];
+	double num;		/* NaN: not a number */
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct across_point *x = a, *y = b;
+
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/*
+ * The points of an experiment over every result: in the order they
+ * first appear, or by value when every one is a number.
+ */
+static size_t union_points(json_t *const *exps, int n,
+			   struct across_point *pts)
+{
+	bool numeric = true;
+	size_t k = 0, i, m;
+	json_t *pt, *param;
+	char buf[64];
+
+	for (int r = 0; r < n; r++)
+		json_array_foreach(json_object_get(exps[r], "points"), i, pt) {
+			param = json_object_get(pt, "param");
+			param_text(param, buf, sizeof(buf));
+			for (m = 0; m < k && strcmp(pts[m].text, buf); m++)
+				;
+			if (m < k || k == ACROSS_MAX_POINTS)
+				continue;
+			ctl_copy(pts[k].text, sizeof(pts[k].text), buf);
+			pts[k].num = json_is_number(param) ?
+				     json_number_value(param) : NAN;
+			numeric &= json_is_number(param);
+			k++;
+		}
+	if (numeric)
+		qsort(pts, k, sizeof(*pts), cmp_point);
+	return k;
+}
+
+/* The column every cell of an across table shows: the first ratio. */
+static const struct suite_col *headline(const struct suite_exp *e)
+{
+	for (const struct suite_col *c = e->cols; c->head; c++)
+		if (c->kind == SC_RATIO_CI)
+			return c;
+	return &generic.cols[2];
+}
+
+static int print_across(FILE *f, const char *id, json_t *const *histories,
+			const char *const *names, char (*labels)[256], int n)
+{
+	const struct suite_exp *e = suite_find_exp(id);
+	json_t *exps[BENCH_MAX_FROM], *any = NULL, *pt, *runs;
+	struct across_point pts[ACROSS_MAX_POINTS];
+	const struct suite_col *c;
+	char buf[1024];
+	size_t k, npts;
+	int err;
+
+	for (int r = 0; r < n; r++) {
+		exps[r] = exp_of(histories[r], id);
+		if (!any)
+			any = exps[r];
+	}
+	if (!e)
+		e = &generic;
+	c = headline(e);
+	fprintf(f, "### %s: %s, legacy/optimized across results\n\n| %s | "
+		"source |", str(any, "path", "?"),
+		str(any, "title", e->title ? e->title : id),
+		str(any, "param_name", "parameter"));
+	for (int r = 0; r < n; r++)
+		fprintf(f, " %s |", labels[r]);
+	fputs("\n|---|---|", f);
+	for (int r = 0; r < n; r++)
+		fputs("---|", f);
+	fputc('\n', f);
+	npts = union_points(exps, n, pts);
+	for (k = 0; k < npts; k++) {
+		fprintf(f, "| %s | %s |", pts[k].text,
+			suite_source_at(e, pts[k].text) ?: "–");
+		for (int r = 0; r < n; r++) {
+			pt = exps[r] ? point_of(exps[r], pts[k].text) : NULL;
+			if (!pt) {
+				fputs(" – |", f);
+				continue;
+			}
+			err = cell(pt, c, buf, sizeof(buf));
+			if (err)
+				return err;
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	if (!npts)
+		fputs("| (no points) |\n", f);
+	fprintf(f, "\nEach cell: %s of %s (%s) in one result, the ratio of "
+		"the geometric means of its measured runs, legacy over "
+		"optimized, with a Welch t 95%% interval on the logs; – where "
+		"that result has no such point. Results:",
+		c->head, str(any, "metric", e->metric ? e->metric : "value"),
+		str(any, "unit", e->unit ? e->unit : ""));
+	for (int r = 0; r < n; r++) {
+		json_t *pv = json_object_get(histories[r], "provenance");
+
+		fprintf(f, "%s %s: %s", r ? ";" : "", labels[r], names[r]);
+		if (!exps[r]) {
+			fputs(", not run", f);
+			continue;
+		}
+		if (!pv)
+			pv = json_object_get(exps[r], "provenance");
+		if (pv)
+			fprintf(f, ", %s, host %s", str(pv, "time", "?"),
+				str(pv, "host", "?"));
+		runs = json_object_get(exps[r], "runs_per_mode");
+		if (json_is_integer(runs))
+			fprintf(f, ", %" JSON_INTEGER_FORMAT " measured runs "
+				"per mode", json_integer_value(runs));
+		command_line(buf, sizeof(buf), exps[r]);
+		fprintf(f, ", `%s`", buf);
+	}
+	fputs(".\n\n", f);
+	if (json_string_value(json_object_get(any, "reproduces")) ||
+	    e->reproduces)
+		fprintf(f, "Reproduces: %s\n\n", str(any, "reproduces",
+						      e->reproduces));
+	if (e->published)
+		fprintf(f, "Published: %s\n\n", e->published);
+	return 0;
+}
+
+int suite_print_across(FILE *f, json_t *const *histories,
+		       const char *const *names, int n)
+{
+	char labels[BENCH_MAX_FROM][256];
+	const char *ids[64];
+	int nids = 0, err;
+	json_t *exp;
+	size_t i;
+
+	/* Two results that recorded the same are told apart by position. */
+	for (int r = 0; r < n && r < BENCH_MAX_FROM; r++) {
+		/* Room for the " #N". */
+		result_label(labels[r], sizeof(labels[r]) - 8, histories[r],
+			     names[r]);
+		for (int q = 0; q < r; q++)
+			if (!strcmp(labels[q], labels[r])) {
+				snprintf(labels[r] + strlen(labels[r]), 8,
+					 " #%d", r + 1);
+				break;
+			}
+	}
+
+	/* This version's experiments in its order, then any other. */
+	for (int k = 0; k < suite_nr_history; k++)
+		for (int r = 0; r < n; r++)
+			if (exp_of(histories[r], suite_history[k].id)) {
+				ids[nids++] = suite_history[k].id;
+				break;
+			}
+	for (int r = 0; r < n; r++)
+		json_array_foreach(json_object_get(histories[r], "experiments"),
+				   i, exp) {
+			const char *id = str(exp, "experiment", "");
+			int m;
+
+			for (m = 0; m < nids && strcmp(ids[m], id); m++)
+				;
+			if (m == nids && nids < 64)
+				ids[nids++] = id;
+		}
+	for (int k = 0; k < nids; k++) {
+		err = print_across(f, ids[k], histories, names, labels, n);
+		if (err) {
+			abpath_error("computing the statistics: %s",
+				     strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- plots ------------------------------------------------------------- */
 
 struct plot_ctx {

@@ -400,3 +400,70 @@ run_quick_suite() {
 	run -1 --separate-stderr "$ABPATH" bench --suite history --quick
 	[[ $stderr == *"module abpath is not loaded"* ]]
 }
+
+# "TABLE PARAM SOURCE" for every row of every table: the parameter and the
+# cell under "source"; and "TABLE header-without-source" for a table whose
+# second column is not it.
+source_cells() {
+	awk -F' \\| ' '/^### / { t++; hdr = 0; next }
+		/^\|---/ { next }
+		/^\| / && !hdr { hdr = 1; if ($2 != "source") print t, "header-without-source"; next }
+		/^\| / { sub(/^\| /, "", $1); print t, $1, $2 }'
+}
+
+@test "bench --from A --from B: one table per experiment across results, by backend and kernel" {
+	local n=$(getconf _NPROCESSORS_ONLN) k=$(uname -r)
+	"$ABPATH" bench --suite history --quick --out "$OUT/patched" >/dev/null 2>&1
+	echo stock >"$ABPATH_SYSFS/backend"
+	"$ABPATH" bench --suite history --quick --out "$OUT/stock" >/dev/null 2>&1
+	jq_file "$OUT/patched/history.json" '.provenance.backend == "patched"'
+	jq_file "$OUT/stock/history.json" '.provenance.backend == "stock"'
+	# Another kernel, and a point that one result does not have.
+	jq -c '.provenance.kernel = "6.12.117+deb12-amd64" |
+		(.experiments[] | select(.experiment == "timer_fastpath") | .points) |=
+			map(select(.param != 4000))' \
+		"$OUT/stock/history.json" >"$BATS_TEST_TMPDIR/stock.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json" \
+		--from "$BATS_TEST_TMPDIR/stock.json"
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -c '^### ' <<<"$output")" 8
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 8
+	assert_equal "$(grep -c '^Each cell: ' <<<"$output")" 8
+	assert_equal "$(source_cells <<<"$output" | grep -c header-without-source)" 0
+	assert_line '### exit_reparent: fork+exit latency vs idle tasks, legacy/optimized across results'
+	assert_line "| idle tasks | source | patched $k ($n vCPUs) | stock 6.12.117+deb12-amd64 ($n vCPUs) |"
+	assert_line '|---|---|---|---|'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| 1\.[45][0-9] \[[0-9.]+–[0-9.]+\] \| 1\.[45][0-9] \[[0-9.]+–[0-9.]+\] \|$'
+	# Every cell is the experiment's first ratio: elapsed for the work.
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| (0\.9|1\.0)[0-9]* \[.*\] \| (0\.9|1\.0)[0-9]* \[.*\] \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| (4\.[89]|5\.[01])[0-9]* \[.*\] \| – \|$'
+	assert_line --regexp '^\| 8 \| 1\.45 \(0\.98\) \| (0\.9|1\.0)[0-9]* \[.*\] \| (0\.9|1\.0)[0-9]* \[.*\] \|$'
+	assert_line --partial "Each cell: legacy/optimized [95% CI] of elapsed_for_work (s) in one result, the ratio of the geometric means of its measured runs"
+	assert_line --partial "Results: patched $k ($n vCPUs): $OUT/patched/history.json, "
+	assert_line --partial "; stock 6.12.117+deb12-amd64 ($n vCPUs): $BATS_TEST_TMPDIR/stock.json, "
+	assert_line --partial '2 measured runs per mode, `itimer-threads -n <threads> -W 300000 -t 8 -I 10000 --no-check`'
+	# One experiment's file beside a whole suite: the other experiments
+	# are not run there; two files that record the same are numbered.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/group_cputime.json" \
+		--from "$OUT/patched/history.json"
+	assert_line "| threads | source | patched $k ($n vCPUs) | patched $k ($n vCPUs) #2 |"
+	assert_line --regexp '^\| 8 \| 1\.58 \| [78]\.[0-9]+ \[.*\] \| [78]\.[0-9]+ \[.*\] \|$'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| – \| 1\.[45][0-9] \[.*\] \|$'
+	assert_line --partial "Results: patched $k ($n vCPUs): $OUT/patched/group_cputime.json, not run; "
+	# One file is the table of that file, as before.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json"
+	assert_line "| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |"
+	# Several take suite results only, and print Markdown only.
+	jq -c '.experiments[0].points[0].bench' "$OUT/patched/history.json" >"$BATS_TEST_TMPDIR/bench.json"
+	run -1 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json" \
+		--from "$BATS_TEST_TMPDIR/bench.json"
+	assert_equal "$stderr" "abpath: error: $BATS_TEST_TMPDIR/bench.json is one bench's result: several --from take suite results (abpath bench --suite)"
+	assert_equal "$output" ''
+	assert_usage_error bench --from "$OUT/patched/history.json" --from "$OUT/stock/history.json" -j
+	assert_usage_error bench --from "$OUT/patched/history.json" --from "$OUT/stock/history.json" \
+		--plot "$BATS_TEST_TMPDIR/x.svg"
+	assert_usage_error bench --from - --from -
+	assert_usage_error bench --from 1 --from 2 --from 3 --from 4 --from 5 --from 6 --from 7 \
+		--from 8 --from 9
+	[[ $stderr == *"at most 8 --from files"* ]]
+}
