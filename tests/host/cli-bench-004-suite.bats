@@ -411,6 +411,41 @@ source_cells() {
 		/^\| / { sub(/^\| /, "", $1); print t, $1, $2 }'
 }
 
+@test "bench --suite: every table has a source column, the source's own figure at each point" {
+	run_quick_suite
+	local tables=$output
+	# The sources' before/after, unfixed/fixed, itself/parent and
+	# RHEL 6/RHEL 5 ratios, from their own numbers (../shared/seeds).
+	assert_equal "$(source_cells <<<"$tables")" "$(cat <<-'END'
+		1 200 1.13
+		1 1000 1.36
+		2 200 4.0
+		2 1000 13.5
+		3 8 0.92 (1.9)
+		3 4000 12.1 (1.9)
+		4 4000 0.87
+		5 2 1.64
+		5 8 1.58
+		6 2 1.65
+		6 8 1.52
+		7 busy qualitative
+		7 timers qualitative
+		7 idle qualitative
+		8 4 1.13 (1.07)
+		8 8 1.45 (0.98)
+	END
+	)"
+	# A point the source has no figure for, and an experiment this
+	# version does not know, still get the column, with "–".
+	jq -c '.experiments[2].points[0].param = 16 | .experiments[7].experiment = "nosuch"' \
+		"$OUT/history.json" >"$BATS_TEST_TMPDIR/other.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/other.json"
+	assert_equal "$(source_cells <<<"$output" | grep -c header-without-source)" 0
+	assert_equal "$(source_cells <<<"$output" | awk '$1 == 3 || $1 == 8' | cut -d' ' -f2-)" \
+		"$(printf '%s\n' '16 –' '4000 12.1 (1.9)' '4 –' '8 –')"
+	assert_line '| threads | source | legacy | optimized | legacy/optimized [95% CI] | p |'
+}
+
 @test "bench --from A --from B: one table per experiment across results, by backend and kernel" {
 	local n=$(getconf _NPROCESSORS_ONLN) k=$(uname -r)
 	"$ABPATH" bench --suite history --quick --out "$OUT/patched" >/dev/null 2>&1
