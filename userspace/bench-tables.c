@@ -4,7 +4,10 @@
  * with --from) as Markdown, one table per experiment, to paste into the
  * project's documents as is, and as plots: one per experiment, the
  * parameter on the x axis, every measured run as a point and each mode's
- * geometric means joined by a line.
+ * geometric means joined by a line.  Several suite results (the patched
+ * and the stock backend, say) give one table per experiment across them,
+ * so that they are compared cell by cell, with the same estimator, and
+ * not by hand.  Every table puts the source's own figure beside ours.
  *
  * Everything is computed from the runs kept in the JSON (the samples of
  * each point's bench object), with the statistics of statistics.c: the
