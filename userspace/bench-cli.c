@@ -154,7 +154,8 @@ const char bench_help[] =
 	"                   again for more suite results: one table per\n"
 	"                   experiment, a legacy/optimized column for each\n"
 	"      --suite history  the historical experiments, sweeps of the\n"
-	"                   four paths and sleep-loop: Markdown tables on stdout\n"
+	"                   four paths and sleep-loop: Markdown tables on\n"
+	"                   stdout\n"
 	"      --quick      smaller sweeps and 2 runs per mode (tests)\n"
 	"      --out DIR    write DIR/<experiment>.json and DIR/history.json\n"
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
@@ -245,7 +246,8 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 		       "several make one Markdown table per experiment";
 	for (int i = 0; i < o->nfrom && i < BENCH_MAX_FROM; i++)
 		for (int k = 0; k < i; k++)
-			if (!strcmp(o->from[i], "-") && !strcmp(o->from[k], "-"))
+			if (!strcmp(o->from[i], "-") &&
+			    !strcmp(o->from[k], "-"))
 				return "standard input (--from -) can be read "
 				       "once";
 	if (o->prepare)
