@@ -80,7 +80,11 @@ struct suite_exp {
 	const char *params[SUITE_MAX_POINTS];	/* NULL-terminated */
 	const char *quick_params[SUITE_MAX_POINTS];
 	const char *args, *quick_args;	/* a word "@" is the parameter */
-	struct suite_col cols[SUITE_MAX_COLS];	/* head NULL ends */
+	/*
+	 * head NULL ends.  The first SC_RATIO_CI is the experiment's
+	 * headline, the one cell a table across results shows per point.
+	 */
+	struct suite_col cols[SUITE_MAX_COLS];
 };
 
 extern const struct suite_exp suite_history[];
