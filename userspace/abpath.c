@@ -653,11 +653,11 @@ static int do_bench(const struct cmd *c, int argc, char **argv)
 	msg = bench_check_values(&o);
 	if (msg)
 		return usage_error(c, "%s", msg);
-	if (o.from || o.suite || o.quick || o.out) {
+	if (o.nfrom || o.suite || o.quick || o.out) {
 		msg = bench_check_forms(&o, split - optind, split < argc);
 		if (msg)
 			return usage_error(c, "%s", msg);
-		return o.from ? bench_from(&o) : bench_suite(&o);
+		return o.nfrom ? bench_from(&o) : bench_suite(&o);
 	}
 	if (split - optind > 1)
 		return usage_error(c, "unexpected argument '%s'; workload "

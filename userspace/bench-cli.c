@@ -123,6 +123,7 @@ const char bench_synopsis[] =
 	"WORKLOAD [--path P] [OPTIONS] [-- ARGS]\n"
 	"       abpath bench --path P [OPTIONS] -- COMMAND [ARGS]\n"
 	"       abpath bench --from FILE [-j] [--plot FILE]\n"
+	"       abpath bench --from FILE --from FILE ...\n"
 	"       abpath bench --suite history [--quick] [--runs N] [--out DIR] "
 	"[-j] [--plot FILE]";
 
@@ -149,9 +150,12 @@ const char bench_help[] =
 	"                   the metric is its wall time, with user and system\n"
 	"                   time from wait4; its output is discarded\n"
 	"      --from FILE  report a saved result (bench -j, or a suite's\n"
-	"                   JSON; - for stdin) again: run nothing, no module\n"
-	"      --suite history  the historical experiments, one sweep per\n"
-	"                   path plus sleep-loop: Markdown tables on stdout\n"
+	"                   JSON; - for stdin) again: run nothing, no module;\n"
+	"                   again for more suite results: one table per\n"
+	"                   experiment, a legacy/optimized column for each\n"
+	"      --suite history  the historical experiments, sweeps of the\n"
+	"                   four paths and sleep-loop: Markdown tables on\n"
+	"                   stdout\n"
 	"      --quick      smaller sweeps and 2 runs per mode (tests)\n"
 	"      --out DIR    write DIR/<experiment>.json and DIR/history.json\n"
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
@@ -175,7 +179,9 @@ bool bench_form_option(struct bench_opts *o, int opt, char *arg)
 {
 	switch (opt) {
 	case 'F':
-		o->from = arg;
+		if (o->nfrom < BENCH_MAX_FROM)
+			o->from[o->nfrom] = arg;
+		o->nfrom++;
 		return true;
 	case 'S':
 		o->suite = arg;
@@ -216,19 +222,34 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 {
 	static char msg[256];
 
-	if (o->from && o->suite)
+	if (o->nfrom && o->suite)
 		return "--from and --suite do not go together";
 	if ((o->quick || o->out) && !o->suite)
 		return "--quick and --out go with --suite";
 	if (operands)
-		return o->from ? "--from runs nothing: no WORKLOAD" :
+		return o->nfrom ? "--from runs nothing: no WORKLOAD" :
 			"--suite runs its own workloads: no WORKLOAD";
 	if (dashdash)
 		return "no workload arguments ('--') with --from or --suite";
 	if (o->path)
 		return "--path does not apply to --from or --suite";
-	if (o->from && (o->runs_given || o->warmup_given))
+	if (o->nfrom && (o->runs_given || o->warmup_given))
 		return "--runs and --warmup do not apply to --from";
+	if (o->nfrom > BENCH_MAX_FROM) {
+		snprintf(msg, sizeof(msg), "at most %d --from files",
+			 BENCH_MAX_FROM);
+		return msg;
+	}
+	if (o->nfrom > 1 && (o->json || o->plot || o->export_md ||
+			     o->export_csv))
+		return "-j, --plot and the exports take one --from file; "
+		       "several make one Markdown table per experiment";
+	for (int i = 0; i < o->nfrom && i < BENCH_MAX_FROM; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(o->from[i], "-") &&
+			    !strcmp(o->from[k], "-"))
+				return "standard input (--from -) can be read "
+				       "once";
 	if (o->prepare)
 		return "--prepare does not apply to --from or --suite";
 	if (o->suite && (o->export_md || o->export_csv))

@@ -10,15 +10,14 @@
 
 #include <stdbool.h>
 
-#define SUITE_MAX_POINTS	8
-#define SUITE_MAX_COLS		10
+#define SUITE_MAX_POINTS	12
+#define SUITE_MAX_COLS		14
 
 /* A number per measured run, from the run's sample in the bench JSON. */
 enum suite_metric_kind {
 	SM_VALUE,	/* the workload's "value" */
 	SM_RESULT,	/* results.<a>, or results.<b> where that is null */
 	SM_RESULT_IN,	/* results.<a>.<b> */
-	SM_TYPED,	/* results.<param>.<a>: sleep-loop, keyed by type */
 	SM_COUNTERS,	/* counters.<path>.<a> / counters.<path>.<b>; a name
 			 * "x+y" is the sum of two counters */
 };
@@ -36,6 +35,8 @@ enum suite_col_kind {
 	SC_RATIO_CI,	/* legacy/optimized, geometric means, Welch 95% CI */
 	SC_P,		/* two-sided exact Mann-Whitney p, legacy vs optimized */
 	SC_PER_CALL,	/* sum of counter a / sum of counter b, one mode */
+	SC_FLAGGED,	/* "k/n": measured runs of both modes whose
+			 * results.<m.a> is true, of those that have it */
 };
 
 struct suite_col {
@@ -43,6 +44,18 @@ struct suite_col {
 	enum suite_col_kind kind;
 	int mode;			/* enum bench_mode, where it applies */
 	struct suite_metric m;		/* SC_PER_CALL: m.a / m.b */
+	double scale;			/* SC_GMEAN, SC_PER_CALL: times this
+					 * (0: 1), for the unit in the head */
+};
+
+/*
+ * The source's own figure at one point of the sweep, as the table's
+ * "source" column shows it: its legacy/optimized (before/after,
+ * unfixed/fixed) ratio from its own numbers, or a word where it measured
+ * something that is not a ratio.
+ */
+struct suite_source {
+	const char *param, *figure;
 };
 
 struct suite_exp {
@@ -50,7 +63,13 @@ struct suite_exp {
 	const char *path, *workload;
 	const char *title;	/* after "### <path>: " */
 	const char *reproduces;	/* the historical source, no numbers */
-	const char *published;	/* its own figures, beside ours */
+	/*
+	 * The source by subject line, commit or message id, its own numbers,
+	 * and what the source column holds; the column itself is
+	 * source[], a figure per point it has ("–" at the others).
+	 */
+	const char *published;
+	struct suite_source source[SUITE_MAX_POINTS];	/* param NULL ends */
 	const char *note;	/* under the table: what the columns are */
 	/* The table's primary metric, as in the JSON and on the plot. */
 	const char *metric, *unit;
@@ -61,7 +80,11 @@ struct suite_exp {
 	const char *params[SUITE_MAX_POINTS];	/* NULL-terminated */
 	const char *quick_params[SUITE_MAX_POINTS];
 	const char *args, *quick_args;	/* a word "@" is the parameter */
-	struct suite_col cols[SUITE_MAX_COLS];	/* head NULL ends */
+	/*
+	 * head NULL ends.  The first SC_RATIO_CI is the experiment's
+	 * headline, the one cell a table across results shows per point.
+	 */
+	struct suite_col cols[SUITE_MAX_COLS];
 };
 
 extern const struct suite_exp suite_history[];
@@ -69,5 +92,7 @@ extern const int suite_nr_history;
 
 /* The definition of an experiment id, or NULL. */
 const struct suite_exp *suite_find_exp(const char *id);
+/* The source's figure at a point (the parameter as text), or NULL. */
+const char *suite_source_at(const struct suite_exp *e, const char *param);
 
 #endif

@@ -237,11 +237,87 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 }
 
 
+/* The JSON object in @file ("-": standard input), or NULL after the error. */
+static json_t *load(const char *file, const char **what)
+{
+	bool in = !strcmp(file, "-");
+	json_error_t err;
+	json_t *j;
+
+	*what = in ? "standard input" : file;
+	j = in ? json_loadf(stdin, 0, &err) : json_load_file(file, 0, &err);
+	if (!j) {
+		/* jansson says "unable to open FILE: No such file ..." */
+		if (err.line < 0 || strstr(err.text, "unable to open"))
+			abpath_error("%s", err.text);
+		else
+			abpath_error("%s: line %d: %s", *what, err.line,
+				     err.text);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		bad(*what, "not a JSON object");
+	} else if (!json_object_get(j, "samples") &&
+		   !json_object_get(j, "experiments") &&
+		   !json_object_get(j, "points")) {
+		bad(*what, "neither \"samples\" (abpath bench -j) nor "
+		    "\"experiments\" or \"points\" (abpath bench --suite)");
+	} else if (!check_schema(j, *what)) {
+		return j;
+	}
+	json_decref(j);
+	return NULL;
+}
+
+/*
+ * Several suite results: one table per experiment across them.  A bench
+ * result has no experiments to line up, and is refused.
+ */
+static int from_several(const struct bench_opts *o)
+{
+	json_t *h[BENCH_MAX_FROM] = { NULL }, *j, *e;
+	const char *names[BENCH_MAX_FROM];
+	int ret = 0, n;
+	size_t i;
+
+	for (n = 0; !ret && n < o->nfrom; n++) {
+		j = load(o->from[n], &names[n]);
+		if (!j) {
+			ret = 1;
+			break;
+		}
+		if (json_object_get(j, "samples")) {
+			abpath_error("%s is one bench's result: several --from "
+				     "take suite results (abpath bench --suite)",
+				     names[n]);
+			ret = 1;
+		} else {
+			h[n] = as_history(j);
+			json_array_foreach(json_object_get(h[n], "experiments"),
+					   i, e)
+				if (!ret && (!json_is_object(e) || !json_is_array(
+					     json_object_get(e, "points")))) {
+					abpath_error("%s: experiment %zu has no "
+						     "\"points\"", names[n], i + 1);
+					ret = 1;
+				}
+		}
+		json_decref(j);
+	}
+	if (!ret)
+		ret = suite_print_across(stdout, h, names, o->nfrom);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		ret = 1;
+	}
+	for (int k = 0; k < o->nfrom; k++)
+		json_decref(h[k]);
+	return ret;
+}
+
 int bench_from(const struct bench_opts *o)
 {
-	bool in = !strcmp(o->from, "-");
-	const char *what = in ? "standard input" : o->from;
-	json_error_t err;
+	const char *what;
 	json_t *j;
 	int ret;
 
@@ -249,28 +325,12 @@ int bench_from(const struct bench_opts *o)
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
 		return 1;
 	}
-	j = in ? json_loadf(stdin, 0, &err)
-	       : json_load_file(o->from, 0, &err);
-	if (!j) {
-		/* jansson says "unable to open FILE: No such file ..." */
-		if (err.line < 0 || strstr(err.text, "unable to open"))
-			abpath_error("%s", err.text);
-		else
-			abpath_error("%s: line %d: %s", what, err.line,
-				     err.text);
+	if (o->nfrom > 1)
+		return from_several(o);
+	j = load(o->from[0], &what);
+	if (!j)
 		return 1;
-	}
-	if (!json_is_object(j))
-		ret = bad(what, "not a JSON object");
-	else if (!json_object_get(j, "samples") &&
-		 !json_object_get(j, "experiments") &&
-		 !json_object_get(j, "points"))
-		ret = bad(what, "neither \"samples\" (abpath bench -j) nor "
-			  "\"experiments\" or \"points\" (abpath bench "
-			  "--suite)");
-	else if (check_schema(j, what))
-		ret = 1;
-	else if (json_object_get(j, "samples"))
+	if (json_object_get(j, "samples"))
 		ret = from_bench(o, j, what);
 	else
 		ret = from_suite(o, j, what);

@@ -11,7 +11,7 @@
  *   {schema, provenance, experiment, path, workload, metric, unit,
  *    lower_is_better, param_name, title, reproduces, cpus, kernel,
  *    args_template, runs_per_mode, warmup_per_mode,
- *    points: [{param, args: [...], bench: {abpath bench -j}}]}
+ *    points: [{param, args: [...], bench: {abpath bench -j}}], elapsed_s}
  * written to DIR/<experiment>.json with --out, and all of them in
  *   {schema, provenance, suite: "history", version, kernel, cpus, quick,
  *    runs_per_mode, warmup_per_mode, complete, experiments: [...]}
@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -203,6 +204,14 @@ static int run_point(const struct suite_run *sr, const struct suite_exp *e,
 	return ret;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int run_all(struct suite_run *sr)
 {
 	const struct bench_opts *o = sr->o;
@@ -214,6 +223,7 @@ static int run_all(struct suite_run *sr)
 		const char *const *params = o->quick ? e->quick_params
 						     : e->params;
 		json_t *exp = new_experiment(sr, e);
+		double t0 = now_s(), took;
 		int n = 0;
 
 		while (n < SUITE_MAX_POINTS && params[n])
@@ -227,6 +237,12 @@ static int run_all(struct suite_run *sr)
 			e->id, e->workload, e->path, n);
 		for (int k = 0; !ret && k < n; k++)
 			ret = run_point(sr, e, params[k], k, n, exp);
+		/* What sizing the next suite needs: the time each one took. */
+		took = now_s() - t0;
+		json_object_set_new(exp, "elapsed_s", json_real(took));
+		if (!ret)
+			fprintf(stderr, "abpath: suite: %s took %.0f s\n",
+				e->id, took);
 		if (!ret && o->out)
 			ret = write_json(o->out, e->id, exp);
 	}

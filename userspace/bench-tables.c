@@ -4,7 +4,10 @@
  * with --from) as Markdown, one table per experiment, to paste into the
  * project's documents as is, and as plots: one per experiment, the
  * parameter on the x axis, every measured run as a point and each mode's
- * geometric means joined by a line.
+ * geometric means joined by a line.  Several suite results (the patched
+ * and the stock backend, say) give one table per experiment across them,
+ * so that they are compared cell by cell, with the same estimator, and
+ * not by hand.  Every table puts the source's own figure beside ours.
  *
  * Everything is computed from the runs kept in the JSON (the samples of
  * each point's bench object), with the statistics of statistics.c: the
@@ -70,7 +73,7 @@ static double counter(json_t *cnt, const char *names)
 	return num(json_object_get(cnt, name)) + counter(cnt, plus + 1);
 }
 
-static double sample_metric(json_t *s, const char *path, const char *param,
+static double sample_metric(json_t *s, const char *path,
 			    const struct suite_metric *m)
 {
 	json_t *res = json_object_get(s, "results"), *cnt;
@@ -84,8 +87,6 @@ static double sample_metric(json_t *s, const char *path, const char *param,
 		return isfinite(a) || !m->b ? a : num(json_object_get(res, m->b));
 	case SM_RESULT_IN:
 		return num(json_object_get(json_object_get(res, m->a), m->b));
-	case SM_TYPED:
-		return num(json_object_get(json_object_get(res, param), m->a));
 	case SM_COUNTERS:
 		cnt = json_object_get(json_object_get(s, "counters"), path);
 		a = counter(cnt, m->a);
@@ -113,12 +114,10 @@ static int get_runs(json_t *point, const struct suite_metric *m,
 	json_t *bench = json_object_get(point, "bench");
 	json_t *samples = json_object_get(bench, "samples"), *s;
 	const char *path = json_string_value(json_object_get(bench, "path"));
-	char param[128];
 	size_t i;
 	double v;
 	int mode;
 
-	param_text(json_object_get(point, "param"), param, sizeof(param));
 	for (int k = 0; k < 2; k++) {
 		r->n[k] = 0;
 		r->v[k] = calloc(json_array_size(samples) + 1, sizeof(double));
@@ -127,7 +126,7 @@ static int get_runs(json_t *point, const struct suite_metric *m,
 	}
 	json_array_foreach(samples, i, s) {
 		mode = mode_of(s);
-		v = mode < 0 ? NAN : sample_metric(s, path ? path : "", param, m);
+		v = mode < 0 ? NAN : sample_metric(s, path ? path : "", m);
 		if (isfinite(v))
 			r->v[mode][r->n[mode]++] = v;
 	}
@@ -210,19 +209,44 @@ static void fmt_num(char *buf, size_t len, double v, int sig)
 		snprintf(buf, len, "–");
 }
 
+/* "k/n": measured runs with results.<a> true, of those that say. */
+static void flagged(json_t *point, const struct suite_col *c, char *buf,
+		    size_t len)
+{
+	json_t *bench = json_object_get(point, "bench"), *s, *v;
+	size_t i, k = 0, n = 0;
+
+	json_array_foreach(json_object_get(bench, "samples"), i, s) {
+		v = json_object_get(json_object_get(s, "results"), c->m.a);
+		if (mode_of(s) < 0 || !json_is_boolean(v))
+			continue;
+		n++;
+		k += json_is_true(v);
+	}
+	if (n)
+		snprintf(buf, len, "%zu/%zu", k, n);
+	else
+		snprintf(buf, len, "–");
+}
+
 /* One cell of the table; "–" where the runs do not give a number. */
 static int cell(json_t *point, const struct suite_col *c, char *buf,
 		size_t len)
 {
 	struct runs r = { { NULL, NULL }, { 0, 0 } };
+	double scale = c->scale ? c->scale : 1;
 	struct st_ratio q;
 	struct st_mw mw;
 	char p[32];
 	double lm;
 	int err;
 
+	if (c->kind == SC_FLAGGED) {
+		flagged(point, c, buf, len);
+		return 0;
+	}
 	if (c->kind == SC_PER_CALL) {
-		lm = per_call(point, c);
+		lm = per_call(point, c) * scale;
 		/* A whole count reads better without ".000". */
 		if (isfinite(lm) && lm == floor(lm) && fabs(lm) < 1e15)
 			snprintf(buf, len, "%.0f", lm);
@@ -235,7 +259,7 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 		goto out;
 	switch (c->kind) {
 	case SC_GMEAN:
-		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]), 4);
+		fmt_num(buf, len, gmean(r.v[c->mode], r.n[c->mode]) * scale, 4);
 		break;
 	case SC_MEAN:
 		fmt_num(buf, len, mean(r.v[c->mode], r.n[c->mode]), 4);
@@ -259,6 +283,7 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 				 (p[1] == '=' ? 2 : 1));
 		break;
 	case SC_PER_CALL:
+	case SC_FLAGGED:
 		break;
 	}
 out:
@@ -322,16 +347,17 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	if (!e)
 		e = &generic;
 	title_line(buf, sizeof(buf), exp, history);
-	fprintf(f, "### %s\n\n| %s |", buf, str(exp, "param_name", "parameter"));
+	fprintf(f, "### %s\n\n| %s | source |", buf,
+		str(exp, "param_name", "parameter"));
 	for (c = e->cols; c->head; c++)
 		fprintf(f, " %s |", c->head);
-	fputs("\n|---|", f);
+	fputs("\n|---|---|", f);
 	for (c = e->cols; c->head; c++)
 		fputs(c->kind == SC_RATIO_CI ? "---|" : "---:|", f);
 	fputc('\n', f);
 	json_array_foreach(points, i, pt) {
-		fprintf(f, "| %s |", param_text(json_object_get(pt, "param"),
-						buf, sizeof(buf)));
+		param_text(json_object_get(pt, "param"), buf, sizeof(buf));
+		fprintf(f, "| %s | %s |", buf, suite_source_at(e, buf) ?: "–");
 		for (c = e->cols; c->head; c++) {
 			err = cell(pt, c, buf, sizeof(buf));
 			if (err)
@@ -373,6 +399,254 @@ int suite_print_markdown(FILE *f, json_t *history)
 
 	json_array_foreach(json_object_get(history, "experiments"), i, exp) {
 		err = print_exp(f, exp, history);
+		if (err) {
+			abpath_error("computing the statistics: %s",
+				     strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- across results ------------------------------------------------------ */
+
+#define ACROSS_MAX_POINTS	64
+
+/* The experiment @id of a history, or NULL. */
+static json_t *exp_of(json_t *history, const char *id)
+{
+	json_t *exp;
+	size_t i;
+
+	json_array_foreach(json_object_get(history, "experiments"), i, exp)
+		if (!strcmp(str(exp, "experiment", ""), id))
+			return exp;
+	return NULL;
+}
+
+static json_t *point_of(json_t *exp, const char *param)
+{
+	json_t *pt;
+	char buf[128];
+	size_t i;
+
+	json_array_foreach(json_object_get(exp, "points"), i, pt)
+		if (!strcmp(param_text(json_object_get(pt, "param"), buf,
+				       sizeof(buf)), param))
+			return pt;
+	return NULL;
+}
+
+/*
+ * A result's column head: the backend and kernel release it recorded,
+ * and its CPUs; the file name where it recorded none.
+ */
+static void result_label(char *buf, size_t len, json_t *h, const char *name)
+{
+	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
+	json_t *pv = json_object_get(h, "provenance"), *cpus;
+	const char *kernel, *backend;
+
+	if (!pv)
+		pv = json_object_get(first, "provenance");
+	kernel = str(pv, "kernel", str(h, "kernel", str(first, "kernel", NULL)));
+	backend = str(pv, "backend", NULL);
+	cpus = json_object_get(pv, "cpus");
+	if (!cpus)
+		cpus = json_object_get(h, "cpus");
+	if (!cpus)
+		cpus = json_object_get(first, "cpus");
+	if (!kernel) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	snprintf(buf, len, "%s%s%s", backend ? backend : "",
+		 backend ? " " : "", kernel);
+	if (json_is_integer(cpus))
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (%" JSON_INTEGER_FORMAT " vCPU%s)",
+			 json_integer_value(cpus),
+			 json_integer_value(cpus) == 1 ? "" : "s");
+}
+
+struct across_point {
+	char text[64];
+	double num;		/* NaN: not a number */
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct across_point *x = a, *y = b;
+
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/*
+ * The points of an experiment over every result: in the order they
+ * first appear, or by value when every one is a number.
+ */
+static size_t union_points(json_t *const *exps, int n,
+			   struct across_point *pts)
+{
+	bool numeric = true;
+	size_t k = 0, i, m;
+	json_t *pt, *param;
+	char buf[64];
+
+	for (int r = 0; r < n; r++)
+		json_array_foreach(json_object_get(exps[r], "points"), i, pt) {
+			param = json_object_get(pt, "param");
+			param_text(param, buf, sizeof(buf));
+			for (m = 0; m < k && strcmp(pts[m].text, buf); m++)
+				;
+			if (m < k || k == ACROSS_MAX_POINTS)
+				continue;
+			ctl_copy(pts[k].text, sizeof(pts[k].text), buf);
+			pts[k].num = json_is_number(param) ?
+				     json_number_value(param) : NAN;
+			numeric &= json_is_number(param);
+			k++;
+		}
+	if (numeric)
+		qsort(pts, k, sizeof(*pts), cmp_point);
+	return k;
+}
+
+/* The column every cell of an across table shows: the first ratio. */
+static const struct suite_col *headline(const struct suite_exp *e)
+{
+	for (const struct suite_col *c = e->cols; c->head; c++)
+		if (c->kind == SC_RATIO_CI)
+			return c;
+	return &generic.cols[2];
+}
+
+static int print_across(FILE *f, const char *id, json_t *const *histories,
+			const char *const *names, char (*labels)[256], int n)
+{
+	const struct suite_exp *e = suite_find_exp(id);
+	json_t *exps[BENCH_MAX_FROM], *any = NULL, *pt, *runs;
+	struct across_point pts[ACROSS_MAX_POINTS];
+	const struct suite_col *c;
+	char buf[1024];
+	size_t k, npts;
+	int err;
+
+	for (int r = 0; r < n; r++) {
+		exps[r] = exp_of(histories[r], id);
+		if (!any)
+			any = exps[r];
+	}
+	if (!e)
+		e = &generic;
+	c = headline(e);
+	fprintf(f, "### %s: %s, legacy/optimized across results\n\n| %s | "
+		"source |", str(any, "path", "?"),
+		str(any, "title", e->title ? e->title : id),
+		str(any, "param_name", "parameter"));
+	for (int r = 0; r < n; r++)
+		fprintf(f, " %s |", labels[r]);
+	fputs("\n|---|---|", f);
+	for (int r = 0; r < n; r++)
+		fputs("---|", f);
+	fputc('\n', f);
+	npts = union_points(exps, n, pts);
+	for (k = 0; k < npts; k++) {
+		fprintf(f, "| %s | %s |", pts[k].text,
+			suite_source_at(e, pts[k].text) ?: "–");
+		for (int r = 0; r < n; r++) {
+			pt = exps[r] ? point_of(exps[r], pts[k].text) : NULL;
+			if (!pt) {
+				fputs(" – |", f);
+				continue;
+			}
+			err = cell(pt, c, buf, sizeof(buf));
+			if (err)
+				return err;
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	if (!npts)
+		fputs("| (no points) |\n", f);
+	fprintf(f, "\nEach cell: %s of %s (%s) in one result, the ratio of "
+		"the geometric means of its measured runs, legacy over "
+		"optimized, with a Welch t 95%% interval on the logs; – where "
+		"that result has no such point. Results:",
+		c->head, str(any, "metric", e->metric ? e->metric : "value"),
+		str(any, "unit", e->unit ? e->unit : ""));
+	for (int r = 0; r < n; r++) {
+		json_t *pv = json_object_get(histories[r], "provenance");
+
+		fprintf(f, "%s %s: %s", r ? ";" : "", labels[r], names[r]);
+		if (!exps[r]) {
+			fputs(", not run", f);
+			continue;
+		}
+		if (!pv)
+			pv = json_object_get(exps[r], "provenance");
+		if (pv)
+			fprintf(f, ", %s, host %s", str(pv, "time", "?"),
+				str(pv, "host", "?"));
+		runs = json_object_get(exps[r], "runs_per_mode");
+		if (json_is_integer(runs))
+			fprintf(f, ", %" JSON_INTEGER_FORMAT " measured runs "
+				"per mode", json_integer_value(runs));
+		command_line(buf, sizeof(buf), exps[r]);
+		fprintf(f, ", `%s`", buf);
+	}
+	fputs(".\n\n", f);
+	if (json_string_value(json_object_get(any, "reproduces")) ||
+	    e->reproduces)
+		fprintf(f, "Reproduces: %s\n\n", str(any, "reproduces",
+						      e->reproduces));
+	if (e->published)
+		fprintf(f, "Published: %s\n\n", e->published);
+	return 0;
+}
+
+int suite_print_across(FILE *f, json_t *const *histories,
+		       const char *const *names, int n)
+{
+	char labels[BENCH_MAX_FROM][256];
+	const char *ids[64];
+	int nids = 0, err;
+	json_t *exp;
+	size_t i;
+
+	/* Two results that recorded the same are told apart by position. */
+	for (int r = 0; r < n && r < BENCH_MAX_FROM; r++) {
+		/* Room for the " #N". */
+		result_label(labels[r], sizeof(labels[r]) - 8, histories[r],
+			     names[r]);
+		for (int q = 0; q < r; q++)
+			if (!strcmp(labels[q], labels[r])) {
+				snprintf(labels[r] + strlen(labels[r]), 8,
+					 " #%d", r + 1);
+				break;
+			}
+	}
+
+	/* This version's experiments in its order, then any other. */
+	for (int k = 0; k < suite_nr_history; k++)
+		for (int r = 0; r < n; r++)
+			if (exp_of(histories[r], suite_history[k].id)) {
+				ids[nids++] = suite_history[k].id;
+				break;
+			}
+	for (int r = 0; r < n; r++)
+		json_array_foreach(json_object_get(histories[r], "experiments"),
+				   i, exp) {
+			const char *id = str(exp, "experiment", "");
+			int m;
+
+			for (m = 0; m < nids && strcmp(ids[m], id); m++)
+				;
+			if (m == nids && nids < 64)
+				ids[nids++] = id;
+		}
+	for (int k = 0; k < nids; k++) {
+		err = print_across(f, ids[k], histories, names, labels, n);
 		if (err) {
 			abpath_error("computing the statistics: %s",
 				     strerror(-err));

@@ -186,18 +186,23 @@ int bench_stop_signal(void)
 
 json_t *bench_provenance(void)
 {
-	char when[32] = "";
+	char when[32] = "", file[4096], backend[CTL_NAME_MAX];
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
+	bool have_backend;
 
 	if (uname(&u))
 		u.release[0] = u.nodename[0] = '\0';
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_pack("{s:s, s:s, s:I, s:s, s:s}",
+	/* Two backends on one kernel release measure different sites. */
+	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
+	have_backend = !ctl_read(file, backend, sizeof(backend));
+	return json_pack("{s:s, s:s, s:s?, s:I, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
+			 "backend", have_backend ? backend : NULL,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "host", u.nodename, "time", when);
 }

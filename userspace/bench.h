@@ -23,6 +23,8 @@
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
 
+#define BENCH_MAX_FROM		8
+
 #define SUITE_DEFAULT_RUNS	4
 #define SUITE_QUICK_RUNS	2
 
@@ -46,7 +48,13 @@ struct bench_opts {
 	const char *export_csv;	/* --export-csv FILE: one row per run */
 	const char *label;	/* NULL, or prefixed to the progress lines */
 	/* The other forms of the command. */
-	const char *from;	/* --from FILE: re-report, run nothing */
+	/*
+	 * --from FILE, each time it was given (nfrom may pass
+	 * BENCH_MAX_FROM: a usage error): re-report, run nothing; several
+	 * suite results make one table per experiment across them.
+	 */
+	const char *from[BENCH_MAX_FROM];
+	int nfrom;
 	const char *suite;	/* --suite NAME */
 	const char *out;	/* --out DIR (suite) */
 	bool quick;		/* --quick (suite) */
@@ -187,7 +195,10 @@ void bench_gp_quote(FILE *f, const char *s);
  */
 #define BENCH_SCHEMA	"abpath-bench/2"
 
-/* bench-from.c: abpath bench --from FILE (a bench or a suite result). */
+/*
+ * bench-from.c: abpath bench --from FILE (a bench or a suite result), or
+ * --from FILE --from FILE ... (suite results: one table across them).
+ */
 int bench_from(const struct bench_opts *o);
 /* Fill b and o from a bench JSON object (borrowed: keep j alive). */
 int bench_load(struct json_t *j, const char *what, struct bench *b,
@@ -200,6 +211,13 @@ const char *bench_suite_check(const char *name);
 
 /* bench-tables.c: a suite result (history.json) as Markdown and plots. */
 int suite_print_markdown(FILE *f, struct json_t *history);
+/*
+ * Several suite results (histories, named for the caption): per
+ * experiment one table, the source's figures and each result's
+ * legacy/optimized of the experiment's metric, a column per result.
+ */
+int suite_print_across(FILE *f, struct json_t *const *histories,
+		       const char *const *names, int n);
 /* One plot per experiment: FILE-<experiment>.svg for FILE.svg. */
 int suite_plot(struct json_t *history, const char *file);
 

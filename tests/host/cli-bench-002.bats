@@ -62,7 +62,7 @@ jq_ok() { # FILTER: true on $output
 	# Provenance: where and when, and the schema --from checks.
 	jq_ok '.schema == "abpath-bench/2" and
 		(.provenance | .abpath_version != "" and .kernel != "" and
-		 .cpus >= 1 and .host != "" and
+		 .backend == "patched" and .cpus >= 1 and .host != "" and
 		 (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")))'
 	jq_ok '.summary.warnings == []'
 	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]

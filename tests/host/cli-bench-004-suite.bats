@@ -21,20 +21,25 @@ write_fake_workload() {
 		#!/bin/sh
 		# A fake abpath workload for the suite tests; see the .bats file.
 		set -u
-		name=${0##*/} json=0 P= I= T= C= S= hz= nocheck=0
+		name=${0##*/} json=0 P= I= T= C= S= W= hz= nocheck=0 once=0
 		usage() { echo "fake $name: bad arguments: $*" >&2; exit 2; }
 		args="$*"
 		while [ $# -gt 0 ]; do
 			case $name/$1 in
 			*/-j) json=1 ;;
-			forkexit/-N | itimer-threads/-n | pound-times/-n) P=$2; shift ;;
-			sleep-loop/-n) [ "$2" = 2 ] || usage "$args"; shift ;;
-			forkexit/-i | sleep-loop/-i) I=$2; shift ;;
+			forkexit/-N | thread-churn/-N | itimer-threads/-n | pound-*/-n) P=$2; shift ;;
+			sleep-loop/-n) P=$2; shift ;;
+			sleep-loop/-T) [ "$2" = select,none ] || usage "$args"; shift ;;
+			sleep-loop/-w) [ "$2" = 400 ] || usage "$args"; shift ;;
+			sleep-loop/-s) [ "$2" = 1000 ] || usage "$args"; shift ;;
+			forkexit/-i | thread-churn/-m | sleep-loop/-i) I=$2; shift ;;
 			itimer-threads/-t | softirq-rate/-t) T=$2; shift ;;
-			itimer-threads/-I) [ "$2" = 10000 ] || usage "$args"; shift ;;
+			itimer-threads/-I) case $2 in 10000) ;; 10000000000) once=1 ;; *) usage "$args" ;; esac; shift ;;
+			itimer-threads/--initial) [ "$2" = 10000 ] || usage "$args"; shift ;;
+			itimer-threads/-W) W=$2; shift ;;
 			itimer-threads/--no-check) nocheck=1 ;;
-			pound-times/-c) C=$2; shift ;;
-			softirq-rate/-S | sleep-loop/-T) S=$2; shift ;;
+			pound-*/-c) C=$2; shift ;;
+			softirq-rate/-S) S=$2; shift ;;
 			softirq-rate/--hz) hz=$2; shift ;;
 			*) usage "$args" ;;
 			esac
@@ -42,12 +47,12 @@ write_fake_workload() {
 		done
 		[ "$json" = 1 ] || usage "no -j: $args"
 		case $name in
-		forkexit) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
+		forkexit | thread-churn) path=exit_reparent; [ -n "$P$I" ] || usage "$args" ;;
 		itimer-threads) path=timer_fastpath
-			[ -n "$P$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
-		pound-times) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
+			[ -n "$P" ] && [ -n "$W" ] && [ -n "$T" ] && [ $nocheck = 1 ] || usage "$args" ;;
+		pound-*) path=group_cputime; [ -n "$P$C" ] || usage "$args" ;;
 		softirq-rate) path=timer_softirq; [ "$hz" = 250 ] || usage "$args" ;;
-		sleep-loop) path=timer_softirq; [ -n "$S$I" ] || usage "$args" ;;
+		sleep-loop) path=timer_softirq; [ -n "$P" ] && [ -n "$I" ] || usage "$args" ;;
 		*) usage "unknown workload" ;;
 		esac
 		echo "$name $args" >>"$ABPATH_DEBUGFS/../fake.args"
@@ -56,7 +61,7 @@ write_fake_workload() {
 		k=$(($(cat "$ABPATH_DEBUGFS/../fake.$mode" 2>/dev/null || echo 0) + 1))
 		echo $k >"$ABPATH_DEBUGFS/../fake.$mode"
 		awk -v name="$name" -v mode="$mode" -v k="$k" -v P="$P" -v I="$I" \
-			-v T="$T" -v C="$C" -v S="$S" -v path="$path" \
+			-v T="$T" -v C="$C" -v S="$S" -v W="$W" -v once="$once" -v path="$path" \
 			-v stats="$ABPATH_DEBUGFS/stats" '
 		function add(c, v) { inc[c] += int(v) }
 		function num(x) { return sprintf("%.6f", x) }
@@ -69,21 +74,37 @@ write_fake_workload() {
 				add("ns_total", L ? I * P * 20 : 0)
 				res = "\"us_per_fork_exit\":" num(v) ",\"bad_exits\":0"
 				head = "\"fork_exit_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
+			} else if (name == "thread-churn") {
+				v = (L ? 20 + P / 100 : 20) * j
+				add("calls", I); add("tasks_scanned", L ? I * (P + 60) : 0)
+				res = "\"us_per_create_join\":" num(v) ",\"bad_joins\":0"
+				head = "\"create_join_latency\",\"value\":" num(v) ",\"unit\":\"us\",\"lower_is_better\":true"
 			} else if (name == "itimer-threads") {
-				t = 250 * T * 2
+				# The same work: legacy takes 1 + P/1000 times
+				# as long and gets SIGPROF 1 + P/4000 times as
+				# late, with a slow path of P µs on every armed
+				# tick; at 4000 threads its runs hit the cap.
+				# A timer that fires once costs legacy nothing.
+				t = 2000; slow = once ? 1 : 1 + P / 1000
 				add("calls", t); add("ticks", t); add("ticks_armed", t)
 				add("ns_total", t * (L ? 100 : 90) * j)
-				add("slow_path_ns", L ? t * 10 * P * j : 0)
-				add("slow_paths", L ? t : 0); add("threads_walked", L ? t * P : 0)
-				add("rebalance_writes", L ? t : 0)
-				v = 1e6 / (L ? 1 + P / 1000 : 1) * j
-				res = "\"loops_per_s\":" num(v) ",\"sigprof\":" int(t / 2.5)
+				add("slow_path_ns", L && !once ? t * 1000 * P * j : 0)
+				add("slow_paths", L && !once ? t : 0)
+				add("threads_walked", L && !once ? t * P : 0)
+				add("rebalance_writes", L && !once ? t : 0)
+				e = W * 1e-6 * (L ? slow : 1) * j
+				v = W * P / e
+				capped = L && !once && P >= 4000 ? "true" : "false"
+				res = "\"loops_per_s\":" num(v) ",\"elapsed_for_work_s\":" num(e) \
+					",\"cpu_s_per_sigprof\":" num(0.01 * (L && !once ? 1 + P / 4000 : 1)) \
+					",\"capped\":" capped
 				head = "\"loops_per_s\",\"value\":" num(v) ",\"unit\":\"loops/s\",\"lower_is_better\":false"
-			} else if (name == "pound-times") {
+			} else if (name ~ /^pound-/) {
+				# The clock: legacy (1 + P) / 2 times as long.
 				add("calls", C); add("threads_walked", L ? C * P : 0)
 				add("rq_locked", L ? C * (P < 2 ? P : 2) : 0)
 				add("ns_total", C * (L ? 100 * P : 50))
-				v = C * 1e-6 * (L ? P : 1) * j
+				v = C * 1e-6 * (L ? (name == "pound-clock" ? (1 + P) / 2 : P) : 1) * j
 				res = "\"elapsed_s\":" num(v) ",\"backwards\":0"
 				head = "\"elapsed\",\"value\":" num(v) ",\"unit\":\"s\",\"lower_is_better\":true"
 			} else if (name == "softirq-rate") {
@@ -97,10 +118,14 @@ write_fake_workload() {
 					",\"softirq_thread\":{\"wakeups_per_busy_cpu_s\":" wake "}"
 				head = "\"timer_softirqs_per_cpu_s\",\"value\":" num(mean) ",\"unit\":\"softirqs/s\",\"lower_is_better\":true"
 			} else {
-				w = (S == "none" ? 20 : 160) * j
+				# select, then none; only the CPU time of a
+				# round that sleeps differs between the modes.
+				w = 160 * (1 + P / 40) * j; n = 100 * (1 + P / 40) * j
 				u = 40 * j; s = (L ? 30 : 15) * j
-				res = "\"" S "\":{\"wall_us\":" num(w) ",\"user_us\":" num(u) \
-					",\"sys_us\":" num(s) ",\"cpu_us\":" num(u + s) "}"
+				res = "\"select\":{\"wall_us\":" num(w) ",\"user_us\":" num(u) \
+					",\"sys_us\":" num(s) ",\"cpu_us\":" num(u + s) "}," \
+					"\"none\":{\"wall_us\":" num(n) ",\"user_us\":" num(u) \
+					",\"sys_us\":0,\"cpu_us\":" num(u) "}"
 				head = "\"wall_us_per_iteration\",\"value\":" num(w) ",\"unit\":\"us\",\"lower_is_better\":true"
 			}
 			printf "{\"workload\":\"%s\",\"metric\":%s,\"params\":{},", name, head
@@ -108,7 +133,7 @@ write_fake_workload() {
 			while ((getline line < stats) > 0) {
 				split(line, f, " ")
 				if (f[1] == path && f[2] == mode && (f[3] in inc))
-					line = f[1] " " f[2] " " f[3] " " f[4] + inc[f[3]]
+					line = f[1] " " f[2] " " f[3] " " sprintf("%.0f", f[4] + inc[f[3]])
 				out = out line "\n"
 			}
 			printf "%s", out > (stats ".new")
@@ -128,7 +153,7 @@ setup() {
 		done
 	done >"$ABPATH_DEBUGFS/stats"
 	mkdir -p "$ABPATH_WORKLOAD_DIR"
-	for w in forkexit itimer-threads pound-times softirq-rate sleep-loop; do
+	for w in forkexit thread-churn itimer-threads pound-times pound-clock softirq-rate sleep-loop; do
 		write_fake_workload "$ABPATH_WORKLOAD_DIR/$w"
 	done
 	OUT=$BATS_TEST_TMPDIR/results
@@ -151,51 +176,64 @@ run_quick_suite() {
 	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --out "$OUT"
 }
 
-@test "bench --suite history --quick: five experiments in history.json" {
+@test "bench --suite history --quick: every experiment in history.json" {
 	run_quick_suite
 	local h=$OUT/history.json
 	jq_file "$h" '.suite == "history" and .complete == true and .quick == true and
 		.runs_per_mode == 2 and .warmup_per_mode == 1 and (.cpus | type == "number")'
 	jq_file "$h" '[.experiments[].experiment] ==
-		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "sleep-loop"]'
+		["exit_reparent", "exit_reparent-threads", "timer_fastpath",
+		 "timer_fastpath-once", "group_cputime", "group_cputime-clock",
+		 "timer_softirq", "sleep-loop"]'
 	jq_file "$h" '[.experiments[].path] ==
-		["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq", "timer_softirq"]'
+		["exit_reparent", "exit_reparent", "timer_fastpath", "timer_fastpath",
+		 "group_cputime", "group_cputime", "timer_softirq", "timer_softirq"]'
 	jq_file "$h" '[.experiments[].workload] ==
-		["forkexit", "itimer-threads", "pound-times", "softirq-rate", "sleep-loop"]'
+		["forkexit", "thread-churn", "itimer-threads", "itimer-threads",
+		 "pound-times", "pound-clock", "softirq-rate", "sleep-loop"]'
 	jq_file "$h" 'all(.experiments[]; has("metric") and has("unit") and
 		has("lower_is_better") and has("param_name") and
 		(.reproduces | length > 20) and .cpus == '"$(getconf _NPROCESSORS_ONLN)"')'
 	# The quick sweeps, with exactly the documented arguments.
 	jq_file "$h" '[.experiments[] | [.points[].param]] ==
-		[[200, 1000], [16, 256], [2, 8], ["busy", "timers", "idle"],
-		 ["select", "nanosleep"]]'
+		[[200, 1000], [200, 1000], [8, 4000], [4000], [2, 8], [2, 8],
+		 ["busy", "timers", "idle"], [4, 8]]'
 	jq_file "$h" '.experiments[0].points[1].args == ["-N", "1000", "-i", "100"]'
-	jq_file "$h" '.experiments[1].points[0].args ==
-		["-n", "16", "-t", "1", "-I", "10000", "--no-check"]'
-	jq_file "$h" '.experiments[2].points[1].args == ["-n", "8", "-c", "20000"]'
-	jq_file "$h" '.experiments[3].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
-	jq_file "$h" '.experiments[4].points[0].args == ["-T", "select", "-n", "2", "-i", "50"]'
+	jq_file "$h" '.experiments[1].points[1].args == ["-N", "1000", "-m", "300"]'
+	jq_file "$h" '.experiments[2].points[0].args ==
+		["-n", "8", "-W", "300000", "-t", "8", "-I", "10000", "--no-check"]'
+	jq_file "$h" '.experiments[3].points[0].args ==
+		["-n", "4000", "-W", "300000", "-t", "8", "--initial", "10000",
+		 "-I", "10000000000", "--no-check"]'
+	jq_file "$h" '.experiments[4].points[1].args == ["-n", "8", "-c", "20000"]'
+	jq_file "$h" '.experiments[5].points[0].args == ["-n", "2", "-c", "20000"]'
+	jq_file "$h" '.experiments[6].points[2].args == ["-S", "idle", "-t", "1", "--hz", "250"]'
+	jq_file "$h" '.experiments[7].points[0].args ==
+		["-n", "4", "-T", "select,none", "-w", "400", "-s", "1000", "-i", "20"]'
 	# Every point is a whole bench result: 1 warm-up + 2 runs per mode.
 	jq_file "$h" 'all(.experiments[].points[].bench;
 		(.samples | length) == 6 and .runs_per_mode == 2 and
 		.summary.legacy.n == 2 and .summary.optimized.n == 2 and
 		has("order") and (.summary.ratio | has("ci95")))'
 	jq_file "$h" '[.experiments[] | .path as $p | .points[].bench.path == $p] | all'
-	jq_file "$h" '.experiments[1].points[1].bench.samples[0].counters.timer_fastpath |
-		.ticks_armed == 500 and .slow_paths == 500 and .threads_walked == 128000 and
-		.rebalance_writes == 500'
+	jq_file "$h" '.experiments[2].points[1].bench.samples[0].counters.timer_fastpath |
+		.ticks_armed == 2000 and .slow_paths == 2000 and .threads_walked == 8000000 and
+		.rebalance_writes == 2000'
 	# The per-experiment files hold the same objects.
 	local e
-	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
+		group_cputime group_cputime-clock timer_softirq sleep-loop; do
 		[[ -s $OUT/$e.json ]] || fail "no $OUT/$e.json"
 		assert_equal "$(jq -c . "$OUT/$e.json")" \
 			"$(jq -c --arg e "$e" '.experiments[] | select(.experiment == $e)' "$h")"
 	done
-	# 2 + 2 + 2 + 3 + 2 points of 6 runs each.
-	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 66
+	# 2 + 2 + 2 + 1 + 2 + 2 + 3 + 2 points of 6 runs each.
+	assert_equal "$(wc -l <"$FAKE/sys/kernel/debug/fake.args")" 96
 	local p
 	for p in "${CLI_PATHS[@]}"; do assert_equal "$(mode_of $p)" optimized; done
-	[[ $stderr == *"abpath: suite: experiment 5 of 5: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: experiment 8 of 8: sleep-loop"* ]]
+	[[ $stderr == *"abpath: suite: sleep-loop took "*" s"* ]]
+	jq_file "$h" 'all(.experiments[]; .elapsed_s | type == "number" and . >= 0)'
 	[[ $stderr == *"abpath: bench: exit_reparent, idle tasks 200 (1/2): run 1 of 6 (legacy, warm-up)"* ]]
 }
 
@@ -203,46 +241,71 @@ run_quick_suite() {
 	run_quick_suite
 	local n=$(getconf _NPROCESSORS_ONLN)
 	assert_line "### exit_reparent: fork+exit latency vs idle tasks ($n vCPUs)"
-	assert_line "### timer_fastpath: tick cost with a process-wide ITIMER_PROF vs threads ($n vCPUs)"
+	assert_line "### exit_reparent: thread create+exit latency vs idle tasks ($n vCPUs)"
+	assert_line "### timer_fastpath: the same work under a 10 ms ITIMER_PROF vs threads ($n vCPUs)"
+	assert_line "### timer_fastpath: the same work under an ITIMER_PROF that fires once ($n vCPUs)"
 	assert_line "### group_cputime: times() pounded by N threads ($n vCPUs)"
+	assert_line "### group_cputime: clock_gettime(CLOCK_PROCESS_CPUTIME_ID) pounded by N threads ($n vCPUs)"
 	assert_line "### timer_softirq: TIMER softirqs per second per busy CPU ($n vCPUs)"
-	assert_line "### timer_softirq: CPU cost of sleeping, by sleep type (negative control) ($n vCPUs)"
-	assert_line '| idle tasks | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |'
-	assert_line '|---|---:|---:|---|---:|---:|'
+	assert_line "### timer_softirq: work and sleep vs threads (negative control) ($n vCPUs)"
+	assert_line '| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |'
+	assert_line '|---|---|---:|---:|---|---:|---:|'
 	# Legacy: 40 + P/50 µs, optimized 40 µs; P + 60 tasks scanned per call.
-	assert_line --regexp '^\| 1000 \| (59|60)\.[0-9]+ \| (39|40)\.[0-9]+ \| 1\.[45][0-9] \[1\.[0-9]+–1\.[0-9]+\] \| 0\.[0-9]+ \| 1060 \|$'
-	# ns per armed tick, the tick's ns_total plus slow_path_ns: 100 +
-	# 10 P in legacy (the slow paths' share is the 10 P), 90 optimized;
-	# a slow path on every armed tick.
-	assert_line --regexp '^\| 256 \| 2[5-7][0-9][0-9] \| [89][0-9]\.[0-9]+ \| (2[89]|30)\.[0-9] \[.*\] \| 0\.[0-9]+ \| 0\.[78][0-9]+ \[.*\] \| 1 \|$'
-	assert_line --regexp '^\| 8 \| 0\.1[56][0-9]+ \| 0\.0(19|20)[0-9]+ \| [78]\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	# Threads: legacy 20 + P/100 µs, optimized 20; beside 256/19 µs.
+	assert_line --regexp '^\| 1000 \| 13\.5 \| (29|30)\.[0-9]+ \| (19|20)\.[0-9]+ \| 1\.[45][0-9] \[.*\] \| 0\.[0-9]+ \| 1060 \|$'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| (59|60)\.[0-9]+ \| (39|40)\.[0-9]+ \| 1\.[45][0-9] \[1\.[0-9]+–1\.[0-9]+\] \| 0\.[0-9]+ \| 1060 \|$'
+	# The same work: legacy 1 + P/1000 times as long, SIGPROF 1 + P/4000
+	# times as late, a slow path of P µs on every armed tick; at 4000
+	# threads every legacy run capped (2 of the 4 measured runs).
+	assert_line '| threads | source | legacy s | optimized s | legacy/optimized [95% CI] | p | legacy s/SIGPROF | optimized s/SIGPROF | s/SIGPROF legacy/optimized [95% CI] | legacy slow paths/armed tick | legacy µs/slow path | capped |'
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.(29|30|31)[0-9]* \| (4\.[89][0-9]*|5\.[01][0-9]*) \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
+	# Fired once: no legacy slow path, no difference, the source's 0.87.
+	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
+	# times(): legacy P times as long, the clock (1 + P)/2; beside the
+	# source's itself/parent at the same thread counts; 2 rq locks a call.
+	assert_line --regexp '^\| 2 \| 1\.64 \| 0\.0(39|40|41)[0-9]* \| 0\.0(19|20|21)[0-9]* \| (1\.9[0-9]*|2\.0[0-9]*) \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 8 \| 1\.58 \| 0\.1[56][0-9]+ \| 0\.0(19|20|21)[0-9]+ \| [78]\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 2 \| 1\.65 \| 0\.0(29|30|31)[0-9]* \| 0\.0(19|20|21)[0-9]* \| 1\.[45][0-9]* \[.*\] \| 0\.[0-9]+ \| 2 \|$'
+	assert_line --regexp '^\| 8 \| 1\.52 \| 0\.0(8|9)[0-9]+ \| 0\.0(19|20|21)[0-9]+ \| 4\.[0-9]+ \[.*\] \| 0\.[0-9]+ \| 2 \|$'
 	# Softirqs per busy CPU and as a fraction of HZ; idle: the mean over
 	# CPUs. Then ksoftirqd's wake-ups, arithmetic means: none in idle.
-	assert_line --regexp '^\| busy \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
-	assert_line --regexp '^\| idle \| (19|20)\.[0-9]+ \| 0\.0[78][0-9]+ \| [23]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| – \| – \|$'
-	# Wall and CPU per mode: only CPU differs (70 against 55), and so
-	# only its ratio is above 1.
-	assert_line --regexp '^\| nanosleep \| 1[56][0-9]\.[0-9] \| 1[56][0-9]\.[0-9] \| (6[6-9]|7[0-4])\.[0-9]+ \| 5[2-8]\.[0-9]+ \| (0\.9|1\.0)[0-9]+ \[.*\] \| [0-9.]+ \| 1\.[23][0-9]* \[.*\] \| [0-9.]+ \|$'
+	assert_line --regexp '^\| busy \| qualitative \| 2[45][0-9]\.[0-9] \| (0\.9[0-9]+|1\.0[0-9]+) \| [34]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| 2[34][0-9](\.[0-9]+)? \| [12]\.[0-9]+ \|$'
+	assert_line --regexp '^\| idle \| qualitative \| (19|20)\.[0-9]+ \| 0\.0[78][0-9]+ \| [23]\.[0-9]+ \| 0\.01[0-9]+ \| [^|]+ \| [^|]+ \| – \| – \|$'
+	# Only the CPU of a sleeping round differs (70 against 55), and so
+	# only its ratio is above 1; beside RHEL 6/RHEL 5 at 8 threads.
+	assert_line '| threads | source | legacy select wall µs | optimized select wall µs | select wall legacy/optimized [95% CI] | p | select CPU legacy/optimized [95% CI] | none wall legacy/optimized [95% CI] | p |'
+	assert_line --regexp '^\| 8 \| 1\.45 \(0\.98\) \| 1[89][0-9]\.[0-9] \| 1[89][0-9]\.[0-9] \| (0\.9|1\.0)[0-9]+ \[.*\] \| [0-9.]+ \| 1\.[23][0-9]* \[.*\] \| (0\.9|1\.0)[0-9]+ \[.*\] \| [0-9.]+ \|$'
 	assert_line --partial 'Reproduces: Ingo Molnar'"'"'s "O(1) sys_exit()" (2.5.31, 2002)'
-	assert_line --partial 'Reproduces: commit f06febc96ba8 "timers: fix itimer/many thread hang" (2.6.28, bug 9906)'
-	assert_line --partial 'Reproduces: 6e998916dfe3 (v3.18)'
-	assert_line --partial "Reproduces: Frederic Weisbecker's \"timer: Spare timer softirq until next expiry\" (v5.9)"
-	assert_line --partial 'Reproduces: nothing: a negative control for timer_softirq.'
+	assert_line --partial 'Reproduces: case 2 of the tests of f06febc96ba8 "timers: fix itimer/many thread hang" (bug 9906)'
+	assert_line --partial "Reproduces: case 3 of f06febc96ba8's tests, a control"
+	assert_line --partial "Reproduces: the threading numbers of Ingo Molnar's \"O(1) sys_exit()\" (2.5.31, 2002)"
+	assert_line --partial 'Reproduces: 6e998916df "sched/cputime: Fix clock_nanosleep()/clock_gettime() inconsistency" made times()'
+	assert_line --partial 'Reproduces: the same commit through clock_gettime(CLOCK_PROCESS_CPUTIME_ID)'
+	assert_line --partial "Reproduces: the raise of TIMER_SOFTIRQ on every tick, which Haris Okanovic's -rt RFC \"timers: Don't wake ktimersoftd on every tick\""
+	assert_line --partial 'Reproduces: nothing: a negative control for timer_softirq, after the test_select_work comparison of RHEL 5 and RHEL 6.'
 	# The published figures, beside ours, under every table.
 	assert_line --partial 'Published: Ingo Molnar, "[patch] O(1) sys_exit(), threading, scalable-exit-2.5.31-A6"'
-	assert_line --partial 'before/after 1.13, 1.36, 1.80, 2.38 at 200, 1000, 2000, 4000 tasks'
-	assert_line --partial 'Published: No timing table was published with the fix. Bug 9906'
-	assert_line --partial "Published: Giovanni Gherdovich's pound_times"
-	assert_line --partial "Published: The -rt patch's only figure"
-	assert_line --partial 'Published: RHEL 6 over RHEL 5, select'
-	assert_equal "$(grep -c '^Published: ' <<<"$output")" 5
+	assert_line --partial 'µs before → after: 743.0 → 657.1, 923.1 → 680.6, 1153.4 → 640.8, 1622.2 → 682.5 at 200, 1000, 2000, 4000 tasks'
+	assert_line --partial 'create+exit, µs before → after: 68 → 17, 256 → 19, 487 → 19, 951 → 19 at 200, 1000, 2000, 4000 tasks'
+	assert_line --partial 'Published: Frank Mayhar, f06febc96ba8 "timers: fix itimer/many thread hang" (2008-09-12)'
+	assert_line --partial 'case 2 with 4000 threads ("the most an unmodified kernel can handle") 70 → 5.8 s elapsed, .023 → .012 s per tick; with 8 threads 5.4 → 5.9 s, .025 → .013 s per tick.'
+	assert_line --partial '(i.e. a timer that ticks only once)": 5.5 s unfixed, 6.3 s fixed.'
+	assert_line --partial 'Published: Giovanni Gherdovich, 6075620b05 "sched/cputime: Mitigate performance regression in times()/clock_gettime()" (2016-08-10)'
+	assert_line --partial 'pound_times: 2.27 → 3.73, 2.78 → 3.77, 2.79 → 4.41, 3.02 → 3.56, 3.10 → 4.61, 3.33 → 5.75, 2.96 → 6.06 at 2, 5, 8, 12, 21, 30, 48 threads'
+	assert_line --partial 'pound_clock_gettime: 2.23 → 3.68, 2.83 → 3.78, 2.84 → 4.31, 3.09 → 3.61, 3.14 → 4.63, 3.28 → 5.75, 3.02 → 6.05 at 2, 5, 8, 12, 21, 30, 48 threads'
+	assert_line --partial "Published: Haris Okanovic, \"[RFC v2] timers: Don't wake ktimersoftd on every tick\" (LKML, 2016-12-13)"
+	assert_line --partial '"a 6h run of cyclictest without CPU affinity shows decrease in 22-70us latency range. No change in max jitter. No change when `-S` is used"'
+	assert_line --partial 'Published: The test_select_work question (RHEL 5 → RHEL 6, 2012), Dell Precision M6500'
+	assert_line --partial 'select 1902.8 → 2143.1, 2002.0 → 2903.8, 8397.9 → 9016.3 at 4, 8, 40 threads'
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 8
 	assert_line --partial 'Workload `forkexit -N <idle tasks> -i 100`, path exit_reparent; 2 measured runs per mode after 1 warm-up'
 	# Every table row has as many cells as its header.
 	local bad
 	bad=$(awk -F'|' '/^\| [a-z]/ && /---/ == 0 { if (hdr && NF != hdr) print }
 		/^### / { hdr = 0 } /^\|---/ { hdr = NF }' <<<"$output")
 	assert_equal "$bad" ''
-	assert_equal "$(grep -c '^### ' <<<"$output")" 5
+	assert_equal "$(grep -c '^### ' <<<"$output")" 8
 }
 
 @test "bench --suite -j prints history.json; --from reprints it and plots" {
@@ -252,22 +315,23 @@ run_quick_suite() {
 	local tables
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	tables=$output
-	assert_equal "$(grep -c '^### ' <<<"$tables")" 5
+	assert_equal "$(grep -c '^### ' <<<"$tables")" 8
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
 	assert_equal "$output" "$(cat "$OUT/history.json")"
 	# One experiment's file gives that experiment's table, the same.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/group_cputime.json"
-	assert_equal "$output" "$(awk '/^### group_cputime/ { on = 1 } /^### timer_softirq/ { on = 0 } on' <<<"$tables")"
+	assert_equal "$output" "$(awk '/^### group_cputime: times/ { on = 1 } /^### group_cputime: clock/ { on = 0 } on' <<<"$tables")"
 	# One plot per experiment, with both modes and the parameter values.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --plot "$BATS_TEST_TMPDIR/h.svg"
 	local e
-	for e in exit_reparent timer_fastpath group_cputime timer_softirq sleep-loop; do
+	for e in exit_reparent exit_reparent-threads timer_fastpath timer_fastpath-once \
+		group_cputime group_cputime-clock timer_softirq sleep-loop; do
 		[[ -s $BATS_TEST_TMPDIR/h-$e.svg ]] || fail "no h-$e.svg"
 		grep -q '<svg' "$BATS_TEST_TMPDIR/h-$e.svg"
 		grep -q 'optimized (geometric mean)' "$BATS_TEST_TMPDIR/h-$e.svg"
 	done
-	grep -q 'nanosleep' "$BATS_TEST_TMPDIR/h-sleep-loop.svg"
-	grep -q 'ns_per_armed_tick' "$BATS_TEST_TMPDIR/h-timer_fastpath.svg"
+	grep -q 'wall_us_per_iteration' "$BATS_TEST_TMPDIR/h-sleep-loop.svg"
+	grep -q 'elapsed_for_work' "$BATS_TEST_TMPDIR/h-timer_fastpath.svg"
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/exit_reparent.json" --plot "$BATS_TEST_TMPDIR/x.png"
 	assert_equal "$(head -c 4 "$BATS_TEST_TMPDIR/x-exit_reparent.png" | tail -c 3)" PNG
 }
@@ -294,8 +358,8 @@ run_quick_suite() {
 	[[ $stderr == *"points done so far are in $OUT/history.json"* ]]
 	assert_equal "$output" ''
 	jq_file "$OUT/history.json" '.complete == false and
-		([.experiments[] | .points | length] == [2, 2, 0])'
-	[[ -s $OUT/timer_fastpath.json && ! -e $OUT/group_cputime.json ]]
+		([.experiments[] | .points | length] == [2, 2, 2, 1, 0])'
+	[[ -s $OUT/timer_fastpath-once.json && ! -e $OUT/group_cputime.json ]]
 	assert_equal "$(mode_of group_cputime)" optimized
 }
 
@@ -335,4 +399,106 @@ run_quick_suite() {
 	rm -rf "$ABPATH_SYSFS"
 	run -1 --separate-stderr "$ABPATH" bench --suite history --quick
 	[[ $stderr == *"module abpath is not loaded"* ]]
+}
+
+# "TABLE PARAM SOURCE" for every row of every table: the parameter and the
+# cell under "source"; and "TABLE header-without-source" for a table whose
+# second column is not it.
+source_cells() {
+	awk -F' \\| ' '/^### / { t++; hdr = 0; next }
+		/^\|---/ { next }
+		/^\| / && !hdr { hdr = 1; if ($2 != "source") print t, "header-without-source"; next }
+		/^\| / { sub(/^\| /, "", $1); print t, $1, $2 }'
+}
+
+@test "bench --suite: every table has a source column, the source's own figure at each point" {
+	run_quick_suite
+	local tables=$output
+	# The sources' before/after, unfixed/fixed, itself/parent and
+	# RHEL 6/RHEL 5 ratios, from their own numbers (../shared/seeds).
+	assert_equal "$(source_cells <<<"$tables")" "$(cat <<-'END'
+		1 200 1.13
+		1 1000 1.36
+		2 200 4.0
+		2 1000 13.5
+		3 8 0.92 (1.9)
+		3 4000 12.1 (1.9)
+		4 4000 0.87
+		5 2 1.64
+		5 8 1.58
+		6 2 1.65
+		6 8 1.52
+		7 busy qualitative
+		7 timers qualitative
+		7 idle qualitative
+		8 4 1.13 (1.07)
+		8 8 1.45 (0.98)
+	END
+	)"
+	# A point the source has no figure for, and an experiment this
+	# version does not know, still get the column, with "–".
+	jq -c '.experiments[2].points[0].param = 16 | .experiments[7].experiment = "nosuch"' \
+		"$OUT/history.json" >"$BATS_TEST_TMPDIR/other.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/other.json"
+	assert_equal "$(source_cells <<<"$output" | grep -c header-without-source)" 0
+	assert_equal "$(source_cells <<<"$output" | awk '$1 == 3 || $1 == 8' | cut -d' ' -f2-)" \
+		"$(printf '%s\n' '16 –' '4000 12.1 (1.9)' '4 –' '8 –')"
+	assert_line '| threads | source | legacy | optimized | legacy/optimized [95% CI] | p |'
+}
+
+@test "bench --from A --from B: one table per experiment across results, by backend and kernel" {
+	local n=$(getconf _NPROCESSORS_ONLN) k=$(uname -r)
+	"$ABPATH" bench --suite history --quick --out "$OUT/patched" >/dev/null 2>&1
+	echo stock >"$ABPATH_SYSFS/backend"
+	"$ABPATH" bench --suite history --quick --out "$OUT/stock" >/dev/null 2>&1
+	jq_file "$OUT/patched/history.json" '.provenance.backend == "patched"'
+	jq_file "$OUT/stock/history.json" '.provenance.backend == "stock"'
+	# Another kernel, and a point that one result does not have.
+	jq -c '.provenance.kernel = "6.12.117+deb12-amd64" |
+		(.experiments[] | select(.experiment == "timer_fastpath") | .points) |=
+			map(select(.param != 4000))' \
+		"$OUT/stock/history.json" >"$BATS_TEST_TMPDIR/stock.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json" \
+		--from "$BATS_TEST_TMPDIR/stock.json"
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -c '^### ' <<<"$output")" 8
+	assert_equal "$(grep -c '^Published: ' <<<"$output")" 8
+	assert_equal "$(grep -c '^Each cell: ' <<<"$output")" 8
+	assert_equal "$(source_cells <<<"$output" | grep -c header-without-source)" 0
+	assert_line '### exit_reparent: fork+exit latency vs idle tasks, legacy/optimized across results'
+	assert_line "| idle tasks | source | patched $k ($n vCPUs) | stock 6.12.117+deb12-amd64 ($n vCPUs) |"
+	assert_line '|---|---|---|---|'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| 1\.[45][0-9] \[[0-9.]+–[0-9.]+\] \| 1\.[45][0-9] \[[0-9.]+–[0-9.]+\] \|$'
+	# Every cell is the experiment's first ratio: elapsed for the work.
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| (0\.9|1\.0)[0-9]* \[.*\] \| (0\.9|1\.0)[0-9]* \[.*\] \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| (4\.[89]|5\.[01])[0-9]* \[.*\] \| – \|$'
+	assert_line --regexp '^\| 8 \| 1\.45 \(0\.98\) \| (0\.9|1\.0)[0-9]* \[.*\] \| (0\.9|1\.0)[0-9]* \[.*\] \|$'
+	assert_line --partial "Each cell: legacy/optimized [95% CI] of elapsed_for_work (s) in one result, the ratio of the geometric means of its measured runs"
+	assert_line --partial "Results: patched $k ($n vCPUs): $OUT/patched/history.json, "
+	assert_line --partial "; stock 6.12.117+deb12-amd64 ($n vCPUs): $BATS_TEST_TMPDIR/stock.json, "
+	assert_line --partial '2 measured runs per mode, `itimer-threads -n <threads> -W 300000 -t 8 -I 10000 --no-check`'
+	# One experiment's file beside a whole suite: the other experiments
+	# are not run there; two files that record the same are numbered.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/group_cputime.json" \
+		--from "$OUT/patched/history.json"
+	assert_line "| threads | source | patched $k ($n vCPUs) | patched $k ($n vCPUs) #2 |"
+	assert_line --regexp '^\| 8 \| 1\.58 \| [78]\.[0-9]+ \[.*\] \| [78]\.[0-9]+ \[.*\] \|$'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| – \| 1\.[45][0-9] \[.*\] \|$'
+	assert_line --partial "Results: patched $k ($n vCPUs): $OUT/patched/group_cputime.json, not run; "
+	# One file is the table of that file, as before.
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json"
+	assert_line "| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |"
+	# Several take suite results only, and print Markdown only.
+	jq -c '.experiments[0].points[0].bench' "$OUT/patched/history.json" >"$BATS_TEST_TMPDIR/bench.json"
+	run -1 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json" \
+		--from "$BATS_TEST_TMPDIR/bench.json"
+	assert_equal "$stderr" "abpath: error: $BATS_TEST_TMPDIR/bench.json is one bench's result: several --from take suite results (abpath bench --suite)"
+	assert_equal "$output" ''
+	assert_usage_error bench --from "$OUT/patched/history.json" --from "$OUT/stock/history.json" -j
+	assert_usage_error bench --from "$OUT/patched/history.json" --from "$OUT/stock/history.json" \
+		--plot "$BATS_TEST_TMPDIR/x.svg"
+	assert_usage_error bench --from - --from -
+	assert_usage_error bench --from 1 --from 2 --from 3 --from 4 --from 5 --from 6 --from 7 \
+		--from 8 --from 9
+	[[ $stderr == *"at most 8 --from files"* ]]
 }

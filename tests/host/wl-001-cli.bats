@@ -48,6 +48,7 @@ setup_file() {
 		"pound-times -n 0" "pound-times -c x" "pound-clock --threads=-1"
 		"forkexit -i 0" "forkexit -N 1.5" "thread-churn -m abc"
 		"itimer-threads -I 0" "itimer-threads -t 0" "itimer-threads --tolerance=-1"
+		"itimer-threads -w 5 -W 5" "itimer-threads --initial 0" "itimer-threads -W x"
 		"sleep-loop -T bogus" "sleep-loop -T select,select" "sleep-loop -s -5"
 		"softirq-rate -S nope" "softirq-rate -t 0" "softirq-rate -k -1"
 	)

@@ -59,6 +59,34 @@ json_run() {
 		and .results.loops == 150 and .checks.sigprof_rate == null' <<<"$output"
 }
 
+@test "itimer-threads: -W splits the work evenly, -t caps it and says so" {
+	json_run itimer-threads -n 4 -W 10 --no-check
+	jq -e '.params.work == 3 and .params.total_work == 10 and .params.seconds == null
+		and .results.loops == 12 and .results.capped == false
+		and .results.elapsed_for_work_s == .results.wall_s
+		and .results.loops_per_thread == [3, 3, 3, 3]' <<<"$output"
+	# Far more work than 0.2 s holds: the cap ends it, and the whole
+	# work's elapsed time comes from the rate of the part done.
+	json_run itimer-threads -n 2 -w 100000000 -t 0.2 --no-check
+	jq -e '.params.seconds == 0.2 and .results.capped
+		and .results.wall_s < 1 and .results.loops < 200000000
+		and (.results.elapsed_for_work_s * .results.loops_per_s / 200000000 - 1
+			| if . < 0 then -. else . end) < 1e-9' <<<"$output"
+	[[ $stderr == *"itimer-threads: capped at 0.2 s: "*" of 200000000 loops done"* ]] ||
+		fail "no capped line: $stderr"
+	# A timed run has neither.
+	json_run itimer-threads -n 1 -t 0.05 --no-check
+	jq -e '.results.capped == null and .results.elapsed_for_work_s == null
+		and .params.initial_us == 10000' <<<"$output"
+}
+
+@test "itimer-threads: --initial with a long interval fires once" {
+	json_run itimer-threads -n 1 -w 300000 --initial 10000 -I 10000000000
+	jq -e '.params.initial_us == 10000 and .params.interval_us == 10000000000
+		and (.results.prof_s < 0.01 or .results.sigprof == 1)
+		and .checks.sigprof_not_excess' <<<"$output"
+}
+
 @test "sleep-loop: -T all reports every type, the metric is the first" {
 	json_run sleep-loop -n 2 -i 10 -w 1 -s 50 -T all
 	jq -e '(.results | keys | length) == 7
