@@ -298,6 +298,19 @@ static const char *str(json_t *j, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
+/*
+ * The legacy arm's site as the result recorded it (provenance.sites), so
+ * that a variant (timer_fastpath on PREEMPT_RT) is never read as history.
+ */
+static const char *legacy_site(json_t *exp, json_t *history)
+{
+	json_t *pv = json_object_get(exp, "provenance");
+
+	if (!pv)
+		pv = json_object_get(history, "provenance");
+	return str(json_object_get(pv, "sites"), str(exp, "path", ""), NULL);
+}
+
 static void title_line(char *buf, size_t len, json_t *exp, json_t *history)
 {
 	const struct suite_exp *e = suite_find_exp(str(exp, "experiment", NULL));
@@ -388,6 +401,8 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 						      e->reproduces));
 	if (e->published)
 		fprintf(f, "Published: %s\n\n", e->published);
+	if (legacy_site(exp, history))
+		fprintf(f, "Site: %s\n\n", legacy_site(exp, history));
 	return 0;
 }
 
@@ -460,8 +475,10 @@ static void result_label(char *buf, size_t len, json_t *h, const char *name)
 		snprintf(buf, len, "%s", name);
 		return;
 	}
-	snprintf(buf, len, "%s%s%s", backend ? backend : "",
-		 backend ? " " : "", kernel);
+	snprintf(buf, len, "%s%s%s%s", backend ? backend : "",
+		 backend ? " " : "", kernel,
+		 strstr(str(pv, "kernel_version", ""), "PREEMPT_RT") ?
+		 " PREEMPT_RT" : "");
 	if (json_is_integer(cpus))
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 " (%" JSON_INTEGER_FORMAT " vCPU%s)",
@@ -588,6 +605,9 @@ static int print_across(FILE *f, const char *id, json_t *const *histories,
 		if (pv)
 			fprintf(f, ", %s, host %s", str(pv, "time", "?"),
 				str(pv, "host", "?"));
+		if (legacy_site(exps[r], histories[r]))
+			fprintf(f, ", site: %s",
+				legacy_site(exps[r], histories[r]));
 		runs = json_object_get(exps[r], "runs_per_mode");
 		if (json_is_integer(runs))
 			fprintf(f, ", %" JSON_INTEGER_FORMAT " measured runs "

@@ -186,23 +186,37 @@ int bench_stop_signal(void)
 
 json_t *bench_provenance(void)
 {
-	char when[32] = "", file[4096], backend[CTL_NAME_MAX];
+	char when[32] = "", file[4096], backend[CTL_NAME_MAX], site[512];
+	struct ctl_paths paths;
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
 	bool have_backend;
+	json_t *sites;
 
 	if (uname(&u))
-		u.release[0] = u.nodename[0] = '\0';
+		u.release[0] = u.version[0] = u.nodename[0] = '\0';
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	/* Two backends on one kernel release measure different sites. */
 	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
 	have_backend = !ctl_read(file, backend, sizeof(backend));
-	return json_pack("{s:s, s:s, s:s?, s:I, s:s, s:s}",
+	/*
+	 * Where each legacy arm ran: on PREEMPT_RT timer_fastpath's is a
+	 * variant, and its site says so in every result.
+	 */
+	sites = json_object();
+	ctl_path_names(&paths);
+	for (int i = 0; sites && i < paths.n; i++)
+		if (!ctl_path_site(paths.name[i], site, sizeof(site)))
+			json_object_set_new(sites, paths.name[i],
+					    json_string(site));
+	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:I, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
+			 "kernel_version", u.version,
 			 "backend", have_backend ? backend : NULL,
+			 "sites", sites,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "host", u.nodename, "time", when);
 }
