@@ -226,11 +226,16 @@ int main(int argc, char **argv)
 	sigaddset(&prof, SIGPROF);
 	pthread_sigmask(SIG_BLOCK, &prof, NULL);
 
-	pthread_barrier_wait(&barrier);
+	/*
+	 * Armed and timed before the release, while every thread waits in
+	 * the barrier: after it, this thread is one of N + 1 runnable ones
+	 * and with thousands would start the clock long after the work.
+	 */
 	set_itimer(initial, interval);
 	t0 = wl_now();
 	cpu0 = wl_cpu_now();
 	prof0 = prof_now();
+	pthread_barrier_wait(&barrier);
 	if (work_per_thread && seconds_given) {
 		capped = !join_by(thr, nthreads, t0 + seconds, &joined);
 		if (capped)
