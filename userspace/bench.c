@@ -643,6 +643,30 @@ static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
 }
 
 /*
+ * The benched path whose legacy arm the watchdog sent back to optimized
+ * during a run, or NULL.  Such a run ran partly in the other mode, so it
+ * measures neither.
+ */
+static const char *reverted_path(const struct ctl_paths *p,
+				 const struct stat_set *before,
+				 const struct stat_set *after)
+{
+	const struct stat_entry *e, *prev;
+
+	for (size_t j = 0; j < after->n; j++) {
+		e = &after->e[j];
+		if (strcmp(e->counter, "watchdog_reverts") ||
+		    strcmp(e->mode, "legacy") ||
+		    !ctl_valid_path(p, e->path))
+			continue;
+		prev = find_entry(before, e);
+		if (prev && e->value > prev->value)
+			return e->path;
+	}
+	return NULL;
+}
+
+/*
  * --prepare's command, in the mode of the run it prepares (it may warm a
  * cache the run then finds): 0, or 1 after saying why.
  */
@@ -775,6 +799,15 @@ static int run_one(struct bench *b, int i, double spent)
 	ret = stats_read(&after);
 	if (ret)
 		goto out;
+	if (reverted_path(&b->paths, &before, &after)) {
+		abpath_error("%s: the watchdog sent %s back to optimized during "
+			     "the run, so it measured neither mode; raise its "
+			     "budget (module parameter watchdog_us) or shorten "
+			     "the run", what,
+			     reverted_path(&b->paths, &before, &after));
+		ret = 1;
+		goto out;
+	}
 	if (WIFSIGNALED(status)) {
 		abpath_error("%s: %s was killed by signal %d (%s); its "
 			     "standard error:", what, name,

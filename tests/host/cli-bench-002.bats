@@ -160,6 +160,14 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '.samples[2].counters.exit_reparent.ns_total == 0'
 }
 
+@test "bench: a run during which the watchdog reverted the path fails, naming it" {
+	printf 'exit_reparent legacy watchdog_reverts 0\nexit_reparent optimized watchdog_reverts 0\n' \
+		>>"$ABPATH_DEBUGFS/stats"
+	run -1 --separate-stderr "$ABPATH" bench forkexit --runs 2 --warmup 0 -- --revert
+	[[ $stderr == *"run 1 of 4 (legacy): the watchdog sent exit_reparent back to optimized during the run, so it measured neither mode"* ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
 # Starts a bench whose runs sleep, and waits until the first one runs.
 start_slow_bench() {
 	"$ABPATH" bench forkexit -- --sleep 60 >"$BATS_TEST_TMPDIR/out" \

@@ -15,9 +15,10 @@
 #   --fail         fail (stderr, exit 1); --fail-at N: fail in the Nth call
 #   --bad-check    report checks.passed false, yet exit 0
 #   --reset-ns     zero ns_total of the mode that ran (a counter reset)
+#   --revert       in a legacy run, count a watchdog revert of that path
 #   --higher       a throughput: unit ops/s, higher is better
 set -u
-json=0 scale=1 nap=0 fail=0 badcheck=0 failat=0 resetns=0
+json=0 scale=1 nap=0 fail=0 badcheck=0 failat=0 resetns=0 revert=0
 unit=us lower=true
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--fail-at) failat=$2; shift ;;
 	--bad-check) badcheck=1 ;;
 	--reset-ns) resetns=1 ;;
+	--revert) revert=1 ;;
 	--higher) unit=ops/s lower=false ;;
 	*) echo "fake: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -60,7 +62,8 @@ fi
 for p in group_cputime timer_fastpath exit_reparent timer_softirq; do
 	echo "$p $(mode_of $p)"
 done >"$state/fake.modes"
-awk -v reset="$resetns" 'NR == FNR { mode[$1] = $2; next }
+awk -v reset="$resetns" -v revert="$revert" 'NR == FNR { mode[$1] = $2; next }
+	revert && mode[$1] == $2 && $2 == "legacy" && $3 == "watchdog_reverts" { $4 += 1 }
 	mode[$1] == $2 && $3 == "calls" { $4 += 100 }
 	mode[$1] == $2 && $3 == "ns_total" {
 		$4 = reset ? 0 : $4 + ($2 == "legacy" ? 50000 : 20000) }
