@@ -66,3 +66,13 @@ man_commands() {
 	assert_line --index 2 'legacy optimized'
 	assert_line --index 3 'optimized'
 }
+
+# Figures an earlier figures file put in the sources' mouths, which the
+# sources themselves (../shared/seeds/) do not say.
+@test "no document quotes a figure the sources do not have" {
+	local top=$BATS_TEST_DIRNAME/../..
+	run grep -rnE '2\.25 \(2 threads\)|2\.41|[Nn]o timing table|stated, not measured|Atom E3825|0\.2 µs to 2\.5 µs' \
+		"$top/README.md" "$top/docs" "$top/userspace" "$top/module"
+	assert_failure 1
+	assert_output ""
+}
