@@ -10,8 +10,10 @@
  * task in the system for real_parent == father, under
  * read_lock(&tasklist_lock) with interrupts on.
  *
- * Context: the start of exit_notify(), process context, interrupts on,
- * no lock held.  The scan takes tasklist_lock for read as 2.5.31 did; that
+ * Context: the exiting task itself, before exit_notify() takes
+ * tasklist_lock for write (its first statement on the patched backend,
+ * do_exit() entry on the stock one): process context, interrupts on, no
+ * lock held.  The scan takes tasklist_lock for read as 2.5.31 did; that
  * keeps the task list and every children list still, so the scan and
  * father->children agree unless one of them is wrong.
  */
