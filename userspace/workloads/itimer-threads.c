@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:I:t:w:W:" WL_SHORTOPTS, lopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'n': nthreads = wl_arg_ll("--threads", optarg, 1, 4096); break;
+		case 'n': nthreads = wl_arg_ll("--threads", optarg, 1, 16384); break;
 		case 'I': interval = wl_arg_ll("--interval", optarg, 1, max_us); break;
 		case OPT_INITIAL: initial = wl_arg_ll("--initial", optarg, 1, max_us); break;
 		case 't':
