@@ -757,6 +757,7 @@ static int run_one(struct bench *b, int i, double spent)
 	char what[256], **argv = NULL;
 	struct child c = { o->args, true, false };
 	const char *name = o->command ? o->args[0] : o->workload;
+	const char *reverted;
 	struct rusage ru;
 	double wall;
 	int ret, status;
@@ -799,12 +800,12 @@ static int run_one(struct bench *b, int i, double spent)
 	ret = stats_read(&after);
 	if (ret)
 		goto out;
-	if (reverted_path(&b->paths, &before, &after)) {
+	reverted = reverted_path(&b->paths, &before, &after);
+	if (reverted) {
 		abpath_error("%s: the watchdog sent %s back to optimized during "
 			     "the run, so it measured neither mode; raise its "
 			     "budget (module parameter watchdog_us) or shorten "
-			     "the run", what,
-			     reverted_path(&b->paths, &before, &after));
+			     "the run", what, reverted);
 		ret = 1;
 		goto out;
 	}
