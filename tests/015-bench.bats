@@ -114,3 +114,52 @@ setup() {
 		fail "stderr: $(cat "$err")"
 	expect "$(active_mode exit_reparent)" = legacy "exit_reparent after Ctrl-C"
 }
+
+# plant KIND: a command for a bench of timer_fastpath that writes a
+# report into the kernel's log when the path is in legacy mode (starved:
+# an RCU stall with every quiescent state seen; cpu: one that names a
+# stalled CPU) or in either mode (any-starved). tests/vm/run leaves lines
+# with the tag to the bench.
+plant() {
+	local tag="(planted by abpath's tests)" when='[ "$m" = legacy ]'
+	local body="echo '<3>rcu: All QSes seen, last rcu_preempt kthread activity 5248 $tag' >/dev/kmsg"
+	case $1 in
+	cpu) body="echo '<3>rcu: 	1-...!: (0 ticks this GP) $tag' >/dev/kmsg" ;;
+	any-starved) when=true ;;
+	esac
+	printf '%s' "m=\$(sed -n 's/.*\[\(.*\)\].*/\1/p' $SYS/timer_fastpath/mode);
+		if $when; then
+			echo '<3>rcu: INFO: rcu_preempt detected stalls on CPUs/tasks: $tag' >/dev/kmsg
+			$body
+			echo '<4>Call Trace: $tag' >/dev/kmsg
+		fi"
+}
+
+@test "a legacy run's RCU stalls with no CPU stalled are kept with the run, and said" {
+	run -0 --separate-stderr abpath bench --path timer_fastpath --runs 2 --warmup 0 -j -- \
+		sh -c "$(plant starved)"
+	json=$output
+	run -0 jq -e '
+		.provenance.kernel_log == "read around every run"
+		and ([.samples[] | select(.mode == "legacy")
+		      | .kernel_reports.rcu_stalls_starved == 1
+		        and .kernel_reports.from_s <= .kernel_reports.to_s] | all)
+		and ([.samples[] | select(.mode == "optimized") | .kernel_reports == null] | all)' \
+		<<<"$json" || fail "the bench JSON: $json"
+	[ "$(grep -c 'reported 1 RCU stall .*kept with the run' <<<"$stderr")" -eq 2 ] ||
+		fail "stderr: $stderr"
+	# The span the bench kept is named in the log, for tests/vm/run.
+	dmesg | grep -q 'abpath: bench: collapse reports [0-9.]*-[0-9.]*: 1 RCU stall, no CPU stalled' ||
+		fail "no collapse marker in dmesg: $(dmesg | tail -5)"
+}
+
+@test "a stall in an optimized run, or one that names a CPU, fails the bench" {
+	run -1 --separate-stderr abpath bench --path timer_fastpath --runs 2 --warmup 0 -j -- \
+		sh -c "$(plant any-starved)"
+	grep -q '(optimized): the kernel reported a problem (dmesg from [0-9.]* s): an RCU stall with no CPU stalled, outside a legacy run' <<<"$stderr" ||
+		fail "stderr: $stderr"
+	run -1 --separate-stderr abpath bench --path timer_fastpath --runs 2 --warmup 0 -j -- \
+		sh -c "$(plant cpu)"
+	grep -q '(legacy): the kernel reported a problem (dmesg from [0-9.]* s): an RCU stall naming a stalled CPU' <<<"$stderr" || fail "stderr: $stderr"
+	expect "$(active_mode timer_fastpath)" = optimized "timer_fastpath after the failed benches"
+}

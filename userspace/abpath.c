@@ -93,7 +93,7 @@ static void global_usage(FILE *f, bool full)
 	      "  -V, --version  show the version\n"
 	      "\n"
 	      "Exit status: 0 success, 1 failure, 2 usage error.\n"
-	      "Environment: ABPATH_SYSFS, ABPATH_DEBUGFS, ABPATH_PROC, "
+	      "Environment: ABPATH_SYSFS, ABPATH_DEBUGFS, ABPATH_PROC, ABPATH_KMSG, "
 	      "ABPATH_WORKLOAD_DIR (see abpath(1)).\n", f);
 }
 

@@ -113,6 +113,7 @@ const struct suite_exp suite_history[] = {
 #define US_PER_SLOW_PATH { "legacy µs/slow path", SC_PER_CALL, L, \
 	COUNTERS("slow_path_ns", "slow_paths"), 1e-3 }
 #define CAPPED { "capped", SC_FLAGGED, 0, { SM_RESULT, "capped", NULL } }
+#define STALLS { "legacy RCU stalls kept", SC_STALLS, L, VALUE }
 #define FASTPATH_NOTE \
 	"s: elapsed for the whole work (results.elapsed_for_work_s: the " \
 	"wall time, or for a capped run the work over its loops/s). " \
@@ -122,7 +123,11 @@ const struct suite_exp suite_history[] = {
 	"beside the tick period, 4000 µs at HZ=250: the CPUs' slow paths " \
 	"queue on one siglock, so on 2 vCPUs they fill the period from " \
 	"about 2000 µs. Capped: measured runs stopped by -t before the " \
-	"work was done (the workload says so on stderr too)."
+	"work was done (the workload says so on stderr too). Legacy RCU " \
+	"stalls kept: stall reports during the legacy runs, warm-ups too, " \
+	"in which every CPU had passed a quiescent state: the collapse " \
+	"left RCU's grace-period kthread no CPU time (a report of any " \
+	"other kind fails the run)."
 	{
 		.id = "timer_fastpath", .path = "timer_fastpath",
 		.workload = "itimer-threads",
@@ -167,6 +172,7 @@ const struct suite_exp suite_history[] = {
 			{ "s/SIGPROF legacy/optimized [95% CI]", SC_RATIO_CI,
 			  0, PER_SIGPROF },
 			SLOW_PATHS_PER_TICK, US_PER_SLOW_PATH, CAPPED,
+			STALLS,
 		},
 	},
 	{

@@ -37,6 +37,8 @@ enum suite_col_kind {
 	SC_PER_CALL,	/* sum of counter a / sum of counter b, one mode */
 	SC_FLAGGED,	/* "k/n": measured runs of both modes whose
 			 * results.<m.a> is true, of those that have it */
+	SC_STALLS,	/* RCU stalls kept with one mode's runs, warm-ups
+			 * too (kernel_reports, kmsg.h): "k in r/n runs" */
 };
 
 struct suite_col {

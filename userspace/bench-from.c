@@ -97,6 +97,7 @@ static int load_sample(json_t *js, int i, struct bench_sample *s)
 	if (!s->counters)
 		s->counters = json_object();
 	s->results = json_incref(json_object_get(js, "results"));
+	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
 	return 0;
 }
 

@@ -340,6 +340,8 @@ static void emit_json(const struct bench *b, const struct report *r)
 		out_real("value", s->value, SIG);
 		out_jansson("counters", s->counters);
 		out_jansson("results", s->results);
+		if (s->kernel_reports)
+			out_jansson("kernel_reports", s->kernel_reports);
 		out_end();
 	}
 	out_end();

@@ -229,6 +229,36 @@ static void flagged(json_t *point, const struct suite_col *c, char *buf,
 		snprintf(buf, len, "–");
 }
 
+/*
+ * "k in r/n runs": the RCU stalls the bench kept with one mode's runs
+ * (with no CPU stalled, so the legacy arm's collapse), and in how many
+ * of them; "0" where there were none.
+ */
+static void stalls(json_t *point, const struct suite_col *c, char *buf,
+		   size_t len)
+{
+	json_t *bench = json_object_get(point, "bench"), *s, *kr;
+	const char *m;
+	size_t i, k = 0, r = 0, n = 0;
+
+	json_array_foreach(json_object_get(bench, "samples"), i, s) {
+		m = json_string_value(json_object_get(s, "mode"));
+		if (!m || strcmp(m, bench_mode_name[c->mode]))
+			continue;
+		n++;
+		kr = json_object_get(s, "kernel_reports");
+		if (!kr)
+			continue;
+		r++;
+		k += (size_t)json_integer_value(json_object_get(kr,
+						"rcu_stalls_starved"));
+	}
+	if (k)
+		snprintf(buf, len, "%zu in %zu/%zu runs", k, r, n);
+	else
+		snprintf(buf, len, n ? "0" : "–");
+}
+
 /* One cell of the table; "–" where the runs do not give a number. */
 static int cell(json_t *point, const struct suite_col *c, char *buf,
 		size_t len)
@@ -243,6 +273,10 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 
 	if (c->kind == SC_FLAGGED) {
 		flagged(point, c, buf, len);
+		return 0;
+	}
+	if (c->kind == SC_STALLS) {
+		stalls(point, c, buf, len);
 		return 0;
 	}
 	if (c->kind == SC_PER_CALL) {
@@ -284,6 +318,7 @@ static int cell(json_t *point, const struct suite_col *c, char *buf,
 		break;
 	case SC_PER_CALL:
 	case SC_FLAGGED:
+	case SC_STALLS:
 		break;
 	}
 out:

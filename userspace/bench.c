@@ -746,6 +746,65 @@ static void progress(const struct bench *b, const char *what, double spent)
 	}
 }
 
+/*
+ * Adds what the log held during @what (a run in mode @m, or the time
+ * after one) to the run's sample: 0, or 1 after saying that the kernel
+ * reported a problem, which fails the run.  Only RCU stall reports in
+ * which no CPU stalled, during or right after a legacy run, are the
+ * legacy arm's doing (kmsg.h); they are kept with the sample, said on
+ * stderr, and named in the log for tests/vm/run.
+ */
+static int judge_reports(struct bench *b, const struct kmsg_reports *r,
+			 int m, const char *what, struct bench_sample *smp)
+{
+	json_int_t n;
+
+	if (!kmsg_any(r))
+		return 0;
+	if (m != BENCH_LEGACY || !kmsg_only_starved(r)) {
+		if (r->lost)
+			abpath_error("%s: the kernel's log overflowed before "
+				     "abpath read it, so its reports cannot "
+				     "be told apart; see dmesg", what);
+		else
+			abpath_error("%s: the kernel reported a problem "
+				     "(dmesg from %.6f s): %s", what,
+				     r->t_first, r->other ? r->first :
+				     r->starved < r->stalls ?
+				     "an RCU stall naming a stalled CPU" :
+				     "an RCU stall with no CPU stalled, "
+				     "outside a legacy run");
+		return 1;
+	}
+	fprintf(stderr, "abpath: bench: %s: the kernel reported %d RCU "
+		"stall%s (dmesg %.6f-%.6f s) with every CPU's quiescent state "
+		"seen: the legacy arm left the grace-period kthread no CPU "
+		"time, which is its collapse, not a CPU stuck; kept with the "
+		"run\n", what, r->stalls, r->stalls == 1 ? "" : "s",
+		r->t_first, r->t_last);
+	kmsg_mark(&b->kmsg, NULL, NULL, "collapse reports %.6f-%.6f: %d RCU "
+		  "stall%s, no CPU stalled, in %s", r->t_first, r->t_last,
+		  r->stalls, r->stalls == 1 ? "" : "s", what);
+	if (!smp)
+		return 0;
+	if (!smp->kernel_reports) {
+		smp->kernel_reports = json_pack("{s:I, s:f}",
+						"rcu_stalls_starved",
+						(json_int_t)0, "from_s",
+						r->t_first);
+		if (!smp->kernel_reports) {
+			abpath_error("out of memory");
+			return 1;
+		}
+	}
+	n = json_integer_value(json_object_get(smp->kernel_reports,
+					       "rcu_stalls_starved"));
+	json_object_set_new(smp->kernel_reports, "rcu_stalls_starved",
+			    json_integer(n + r->stalls));
+	json_object_set_new(smp->kernel_reports, "to_s", json_real(r->t_last));
+	return 0;
+}
+
 static int run_one(struct bench *b, int i, double spent)
 {
 	struct bench_sample *smp = &b->s[b->done];
@@ -757,11 +816,14 @@ static int run_one(struct bench *b, int i, double spent)
 	char what[256], **argv = NULL;
 	struct child c = { o->args, true, false };
 	const char *name = o->command ? o->args[0] : o->workload;
+	struct kmsg_reports gap = { 0 }, during = { 0 };
 	const char *reverted;
 	struct rusage ru;
 	double wall;
 	int ret, status;
 
+	json_decref(smp->kernel_reports);
+	smp->kernel_reports = NULL;
 	snprintf(what, sizeof(what), "%s%srun %d of %d (%s%s)",
 		 o->label ? o->label : "", o->label ? ": " : "",
 		 i + 1, b->total, bench_mode_name[m],
@@ -788,6 +850,11 @@ static int run_one(struct bench *b, int i, double spent)
 		ret = run_prepare(b, what);
 	if (!ret && !stop_sig)
 		ret = stats_read(&before);
+	/* What came since the last run belongs to it (or to none). */
+	if (!ret && !stop_sig &&
+	    !kmsg_mark(&b->kmsg, &gap, NULL, "%s begins", what))
+		ret = judge_reports(b, &gap, b->last_mode, "between runs",
+				    b->done ? &b->s[b->done - 1] : NULL);
 	if (!ret && !stop_sig)
 		ret = spawn(&c, &out, &err, &status, &ru, &wall);
 	/*
@@ -796,6 +863,11 @@ static int run_one(struct bench *b, int i, double spent)
 	 */
 	signals_poll();
 	if (ret || stop_sig)
+		goto out;
+	b->last_mode = m;
+	if (!kmsg_mark(&b->kmsg, &during, NULL, "%s ends", what))
+		ret = judge_reports(b, &during, m, what, smp);
+	if (ret)
 		goto out;
 	ret = stats_read(&after);
 	if (ret)
@@ -856,7 +928,11 @@ void bench_free(struct bench *b)
 	for (int i = 0; i < b->done; i++) {
 		json_decref(b->s[i].counters);
 		json_decref(b->s[i].results);
+		json_decref(b->s[i].kernel_reports);
 	}
+	if (b->done < b->total && b->s)
+		json_decref(b->s[b->done].kernel_reports);
+	kmsg_close(&b->kmsg);
 	free(b->s);
 	free(b->workload_name);
 	free(b->metric);
@@ -870,7 +946,7 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 	struct stat_set probe = { 0 };
 	int ret;
 
-	*b = (struct bench){ .o = o };
+	*b = (struct bench){ .o = o, .last_mode = -1 };
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	if (!strcmp(o->path, "all")) {
@@ -885,6 +961,7 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 	if (ret)
 		return ret;
 
+	kmsg_open(&b->kmsg);
 	b->total = 2 * (o->warmup + o->runs);
 	b->s = calloc((size_t)b->total, sizeof(*b->s));
 	b->provenance = bench_provenance();
@@ -892,6 +969,14 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 		abpath_error("out of memory");
 		return 1;
 	}
+	/* Whether a run's kernel reports were looked at, and if not why. */
+	if (b->kmsg.open)
+		json_object_set_new(b->provenance, "kernel_log",
+				    json_string("read around every run"));
+	else
+		json_object_set_new(b->provenance, "kernel_log",
+				    json_sprintf("unread: %s: %s", kmsg_path(),
+						 strerror(b->kmsg.err)));
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "kmsg.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
@@ -73,6 +74,11 @@ struct bench_sample {
 	double value;
 	struct json_t *counters;	/* {path: {counter: delta or null}} */
 	struct json_t *results;		/* the workload's "results" */
+	/*
+	 * NULL, or the kernel's reports that came with the run and were the
+	 * legacy arm's collapse: {rcu_stalls_starved, from_s, to_s}.
+	 */
+	struct json_t *kernel_reports;
 };
 
 struct bench {
@@ -88,6 +94,8 @@ struct bench {
 	int stop_sig;			/* the signal that interrupted, or 0 */
 	bool incomplete;		/* interrupted, here or in the file */
 	struct json_t *provenance;	/* bench_provenance(), or the file's */
+	struct kmsg kmsg;		/* the kernel's log, while running */
+	int last_mode;			/* of the last run, -1 before one */
 };
 
 /* bench-cli.c: bench's options (abpath.c parses them), for getopt_long. */

@@ -64,6 +64,9 @@ jq_ok() { # FILTER: true on $output
 		(.provenance | .abpath_version != "" and .kernel != "" and
 		 .backend == "patched" and .cpus >= 1 and .host != "" and
 		 (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")))'
+	# No kernel log to read here, and the result says so and why.
+	jq_ok ".provenance.kernel_log == \"unread: $ABPATH_KMSG: No such file or directory\"
+		and ([.samples[] | has(\"kernel_reports\")] | any | not)"
 	jq_ok '.summary.warnings == []'
 	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]
 	[[ $stderr == *"abpath: bench: run 14 of 14 (legacy)"* ]]

@@ -257,9 +257,9 @@ run_quick_suite() {
 	# The same work: legacy 1 + P/1000 times as long, SIGPROF 1 + P/4000
 	# times as late, a slow path of P µs on every armed tick; at 4000
 	# threads every legacy run capped (2 of the 4 measured runs).
-	assert_line '| threads | source | legacy s | optimized s | legacy/optimized [95% CI] | p | legacy s/SIGPROF | optimized s/SIGPROF | s/SIGPROF legacy/optimized [95% CI] | legacy slow paths/armed tick | legacy µs/slow path | capped |'
-	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \|$'
-	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.(29|30|31)[0-9]* \| (4\.[89][0-9]*|5\.[01][0-9]*) \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \|$'
+	assert_line '| threads | source | legacy s | optimized s | legacy/optimized [95% CI] | p | legacy s/SIGPROF | optimized s/SIGPROF | s/SIGPROF legacy/optimized [95% CI] | legacy slow paths/armed tick | legacy µs/slow path | capped | legacy RCU stalls kept |'
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0\.01002 \| 0\.01000 \| 1\.00 \[.*\] \| 1 \| [78](\.[0-9]+)? \| 0/4 \| 0 \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| 1\.[45][0-9]* \| 0\.(29|30|31)[0-9]* \| (4\.[89][0-9]*|5\.[01][0-9]*) \[.*\] \| [0-9.]+ \| 0\.02000 \| 0\.01000 \| 2\.00 \[.*\] \| 1 \| (39|40)[0-9][0-9] \| 2/4 \| 0 \|$'
 	# Fired once: no legacy slow path, no difference, the source's 0.87.
 	assert_line --regexp '^\| 4000 \| 0\.87 \| 0\.(29|30|31)[0-9]* \| 0\.(29|30|31)[0-9]* \| (0\.9[0-9]+|1\.0[0-9]) \[.*\] \| [0-9.]+ \| 0 \| – \| 0/4 \|$'
 	# times(): legacy P times as long, the clock (1 + P)/2; beside the
@@ -444,6 +444,22 @@ source_cells() {
 	assert_equal "$(source_cells <<<"$output" | awk '$1 == 3 || $1 == 8' | cut -d' ' -f2-)" \
 		"$(printf '%s\n' '16 –' '4000 12.1 (1.9)' '4 –' '8 –')"
 	assert_line '| threads | source | legacy | optimized | legacy/optimized [95% CI] | p |'
+}
+
+@test "bench --from: the legacy RCU stalls a collapse provoked, counted per point" {
+	run_quick_suite
+	# Two stalls kept with one legacy run at 4000 threads, one with its
+	# warm-up; none with an optimized run.
+	jq -c '.experiments[2].points[1].bench.samples |=
+		(.[0].kernel_reports = {rcu_stalls_starved: 1, from_s: 10.5, to_s: 10.6}
+		 | (map(select(.mode == "legacy" and (.warmup | not))) | .[0].index) as $i
+		 | map(if .index == $i then
+			.kernel_reports = {rcu_stalls_starved: 2, from_s: 20, to_s: 31} else . end))' \
+		"$OUT/history.json" >"$BATS_TEST_TMPDIR/stalls.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/stalls.json"
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \|.*\| 2/4 \| 3 in 2/3 runs \|$'
+	assert_line --regexp '^\| 8 \| 0\.92 \(1\.9\) \|.*\| 0/4 \| 0 \|$'
+	assert_line --partial 'Legacy RCU stalls kept: stall reports during the legacy runs, warm-ups too'
 }
 
 @test "bench --from A --from B: one table per experiment across results, by backend and kernel" {

@@ -21,6 +21,8 @@ cli_setup() {
 	export ABPATH_SYSFS=$FAKE/sys/kernel/abpath
 	export ABPATH_DEBUGFS=$FAKE/sys/kernel/debug/abpath
 	export ABPATH_PROC=$FAKE/proc
+	# Not the host's own log: the fake module's runs have nothing there.
+	export ABPATH_KMSG=$FAKE/dev/kmsg
 	export ABPATH_WORKLOAD_DIR=$FAKE/libexec/abpath
 	unset ABPATH_DEBUG
 	mkdir -p "$FAKE/sys/kernel/debug" "$ABPATH_PROC"
