@@ -121,7 +121,7 @@ setup() {
 # stalled CPU) or in either mode (any-starved). tests/vm/run leaves lines
 # with the tag to the bench.
 plant() {
-	local tag="(planted by abpath's tests)" when='[ "$m" = legacy ]'
+	local tag="(planted by the abpath tests)" when='[ "$m" = legacy ]'
 	local body="echo '<3>rcu: All QSes seen, last rcu_preempt kthread activity 5248 $tag' >/dev/kmsg"
 	case $1 in
 	cpu) body="echo '<3>rcu: 	1-...!: (0 ticks this GP) $tag' >/dev/kmsg" ;;

@@ -187,11 +187,12 @@ int bench_stop_signal(void)
 json_t *bench_provenance(void)
 {
 	char when[32] = "", file[4096], backend[CTL_NAME_MAX], site[512];
+	char watchdog[128];
 	struct ctl_paths paths;
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
-	bool have_backend;
+	bool have_backend, have_watchdog;
 	json_t *sites;
 
 	if (uname(&u))
@@ -211,12 +212,15 @@ json_t *bench_provenance(void)
 		if (!ctl_path_site(paths.name[i], site, sizeof(site)))
 			json_object_set_new(sites, paths.name[i],
 					    json_string(site));
-	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:I, s:s, s:s}",
+	/* A legacy arm's calls were judged against these budgets. */
+	have_watchdog = !ctl_param("watchdog_us", watchdog, sizeof(watchdog));
+	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:s?, s:I, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
 			 "backend", have_backend ? backend : NULL,
 			 "sites", sites,
+			 "watchdog_us", have_watchdog ? watchdog : NULL,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "host", u.nodename, "time", when);
 }

@@ -80,6 +80,21 @@ const char *ctl_debugfs_mount(void)
 	return buf;
 }
 
+int ctl_param(const char *name, char *buf, size_t len)
+{
+	char file[4096];
+	const char *root = ctl_sysfs();
+	size_t n = strlen(root);
+
+	/* /sys/kernel/abpath -> /sys: two levels up, fake trees alike. */
+	for (int up = 0; up < 2 && n; up++)
+		while (n && root[--n] != '/')
+			;
+	snprintf(file, sizeof(file), "%.*s/module/abpath/parameters/%s",
+		 (int)n, root, name);
+	return ctl_read(file, buf, len);
+}
+
 int ctl_read(const char *file, char *buf, size_t len)
 {
 	size_t got = 0;

@@ -69,6 +69,8 @@ void ctl_copy(char *dst, size_t len, const char *src);
 /* Both return 0 or -errno.  Reads strip one trailing newline. */
 int ctl_read(const char *file, char *buf, size_t len);
 int ctl_write(const char *file, const char *val);
+/* A module parameter, from sysfs beside ctl_sysfs() (/sys/module/abpath). */
+int ctl_param(const char *name, char *buf, size_t len);
 
 bool ctl_module_present(void);		/* the sysfs root exists */
 void ctl_path_names(struct ctl_paths *p);

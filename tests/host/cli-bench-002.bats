@@ -64,13 +64,23 @@ jq_ok() { # FILTER: true on $output
 		(.provenance | .abpath_version != "" and .kernel != "" and
 		 .backend == "patched" and .cpus >= 1 and .host != "" and
 		 (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")))'
-	# No kernel log to read here, and the result says so and why.
-	jq_ok ".provenance.kernel_log == \"unread: $ABPATH_KMSG: No such file or directory\"
-		and ([.samples[] | has(\"kernel_reports\")] | any | not)"
 	jq_ok '.summary.warnings == []'
 	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]
 	[[ $stderr == *"abpath: bench: run 14 of 14 (legacy)"* ]]
 	assert_equal "$(mode_of exit_reparent)" optimized
+}
+
+@test "bench -j: the provenance has the watchdog's budgets and whether the kernel's log was read" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0
+	# None in a tree without the module's parameters; no kernel log to
+	# read here, and the result says so and why.
+	jq_ok ".provenance.watchdog_us == null
+		and .provenance.kernel_log == \"unread: $ABPATH_KMSG: No such file or directory\"
+		and ([.samples[] | has(\"kernel_reports\")] | any | not)"
+	mkdir -p "$FAKE/sys/module/abpath/parameters"
+	echo 100000,1000000,100000,100000 >"$FAKE/sys/module/abpath/parameters/watchdog_us"
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0
+	jq_ok '.provenance.watchdog_us == "100000,1000000,100000,100000"'
 }
 
 @test "bench: the ABBA order, warm-ups first, is in the raw samples" {
