@@ -751,6 +751,30 @@ static void progress(const struct bench *b, const char *what, double spent)
 }
 
 /*
+ * A marker and what came before it, or false when the log cannot be read
+ * (any more): then the runs from here on are not judged by it, and the
+ * result says so instead of "read around every run".
+ */
+static bool log_mark(struct bench *b, struct kmsg_reports *r,
+		     const char *what, const char *end)
+{
+	bool was_open = b->kmsg.open;
+
+	if (!kmsg_mark(&b->kmsg, r, NULL, "%s %s", what, end))
+		return true;
+	if (was_open) {
+		abpath_warn("%s: the kernel's log: %s; the runs from here on "
+			    "are not checked for kernel reports", what,
+			    strerror(b->kmsg.err));
+		json_object_set_new(b->provenance, "kernel_log",
+				    json_sprintf("read until %s: %s", what,
+						 strerror(b->kmsg.err)));
+		kmsg_close(&b->kmsg);
+	}
+	return false;
+}
+
+/*
  * Adds what the log held during @what (a run in mode @m, or the time
  * after one) to the run's sample: 0, or 1 after saying that the kernel
  * reported a problem, which fails the run.  Only RCU stall reports in
@@ -856,7 +880,7 @@ static int run_one(struct bench *b, int i, double spent)
 		ret = stats_read(&before);
 	/* What came since the last run belongs to it (or to none). */
 	if (!ret && !stop_sig &&
-	    !kmsg_mark(&b->kmsg, &gap, NULL, "%s begins", what))
+	    log_mark(b, &gap, what, "begins"))
 		ret = judge_reports(b, &gap, b->last_mode, "between runs",
 				    b->done ? &b->s[b->done - 1] : NULL);
 	if (!ret && !stop_sig)
@@ -869,7 +893,7 @@ static int run_one(struct bench *b, int i, double spent)
 	if (ret || stop_sig)
 		goto out;
 	b->last_mode = m;
-	if (!kmsg_mark(&b->kmsg, &during, NULL, "%s ends", what))
+	if (log_mark(b, &during, what, "ends"))
 		ret = judge_reports(b, &during, m, what, smp);
 	if (ret)
 		goto out;

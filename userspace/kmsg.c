@@ -120,13 +120,20 @@ int kmsg_mark(struct kmsg *k, struct kmsg_reports *r, double *t,
 		return -1;
 	len = snprintf(mark, sizeof(mark), "<5>abpath: bench: ");
 	va_start(ap, fmt);
-	vsnprintf(mark + len, sizeof(mark) - len, fmt, ap);
+	vsnprintf(mark + len, sizeof(mark) - len - 1, fmt, ap);
 	va_end(ap);
-	if (write(k->fd, mark, strlen(mark)) < 0) {
+	/*
+	 * The newline ends the record: without one the kernel keeps it open
+	 * for a continuation, and readers see it only once the next record
+	 * comes.  With it, the marker is readable when write() returns.
+	 */
+	len = (int)strlen(mark);
+	mark[len] = '\n';
+	if (write(k->fd, mark, (size_t)len + 1) < 0) {
 		k->err = errno;
 		return -1;
 	}
-	/* The kernel has stored the marker by the time write() returns. */
+	mark[len] = '\0';
 	for (;;) {
 		n = read(k->fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE) {
