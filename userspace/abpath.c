@@ -19,28 +19,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "control.h"
 #include "kmod.h"
 #include "output.h"
 #include "stats.h"
 
-#ifndef ABPATH_VERSION
-#define ABPATH_VERSION "0.0.0"
-#endif
-#ifndef ABPATH_WORKLOAD_DIR
-#define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
-#endif
-
-struct cmd {
-	const char *name;
-	int (*fn)(const struct cmd *c, int argc, char **argv);
-	const char *args;	/* synopsis after the command name */
-	const char *summary;
-	const char *help;	/* options and details, may be NULL */
-	bool json;		/* accepts -j */
-};
-
-static bool json_out;
+bool cli_json;
 static const struct cmd cmds[];
 
 static const struct option opts_help[] = {
@@ -60,7 +45,7 @@ static void cmd_usage(const struct cmd *c, FILE *f)
 		c->args);
 }
 
-static int cmd_help(const struct cmd *c)
+int cli_help(const struct cmd *c)
 {
 	cmd_usage(c, stdout);
 	printf("\n%s\n", c->summary);
@@ -97,8 +82,7 @@ static void global_usage(FILE *f, bool full)
 	      "ABPATH_WORKLOAD_DIR (see abpath(1)).\n", f);
 }
 
-static int __attribute__((format(printf, 2, 3)))
-usage_error(const struct cmd *c, const char *fmt, ...)
+int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -120,37 +104,45 @@ usage_error(const struct cmd *c, const char *fmt, ...)
 static int bad_option(const struct cmd *c, int opt, char **argv)
 {
 	if (opt == ':')
-		return usage_error(c, "option '%s' requires an argument",
-				   argv[optind - 1]);
+		return cli_usage_error(c, "option '%s' requires an argument",
+				       argv[optind - 1]);
 	if (optopt)
-		return usage_error(c, "invalid option -- '%c'", optopt);
-	return usage_error(c, "unrecognized option '%s'", argv[optind - 1]);
+		return cli_usage_error(c, "invalid option -- '%c'", optopt);
+	return cli_usage_error(c, "unrecognized option '%s'", argv[optind - 1]);
 }
 
-/*
- * The options every command shares (-h, and -j where it applies).  Returns
- * -1 when the command should go on, otherwise the exit code; *rest is the
- * index of the first operand.
- */
-static int parse_simple(const struct cmd *c, int argc, char **argv, int *rest)
+int cli_options(const struct cmd *c, int argc, char **argv,
+		const char *shortopts, const struct option *longopts,
+		cli_opt_fn *fn, void *ctx, int *rest)
 {
-	int o;
+	int o, ret;
 
 	optind = 0;
-	while ((o = getopt_long(argc, argv, c->json ? ":hj" : ":h",
-				c->json ? opts_json : opts_help, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (o) {
 		case 'h':
-			return cmd_help(c);
+			return cli_help(c);
 		case 'j':
-			json_out = true;
+			cli_json = true;
 			break;
-		default:
+		case ':':
+		case '?':
 			return bad_option(c, o, argv);
+		default:
+			ret = fn ? fn(c, o, optarg, ctx) : bad_option(c, o, argv);
+			if (ret >= 0)
+				return ret;
 		}
 	}
 	*rest = optind;
 	return -1;
+}
+
+/* The options every command shares: -h, and -j where it applies. */
+static int parse_simple(const struct cmd *c, int argc, char **argv, int *rest)
+{
+	return cli_options(c, argc, argv, c->json ? ":hj" : ":h",
+			   c->json ? opts_json : opts_help, NULL, NULL, rest);
 }
 
 static int no_operands(const struct cmd *c, int argc, char **argv)
@@ -161,7 +153,7 @@ static int no_operands(const struct cmd *c, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (rest < argc)
-		return usage_error(c, "unexpected argument '%s'", argv[rest]);
+		return cli_usage_error(c, "unexpected argument '%s'", argv[rest]);
 	return -1;
 }
 
@@ -195,7 +187,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	ret = no_operands(c, argc, argv);
 	if (ret >= 0)
 		return ret;
-	out_init(json_out);
+	out_init(cli_json);
 	km_info(&ki);
 	/* sysfs is what every other command uses, so it counts too. */
 	loaded = ki.loaded || ctl_module_present();
@@ -286,6 +278,14 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 
 /* ---- load, unload ------------------------------------------------------ */
 
+static int load_opt(const struct cmd *c, int opt, char *arg, void *ctx)
+{
+	(void)c;
+	(void)opt;	/* only -m */
+	*(const char **)ctx = arg;
+	return -1;
+}
+
 static int do_load(const struct cmd *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -294,25 +294,16 @@ static int do_load(const struct cmd *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *mode = NULL;
-	int o;
+	int ret, rest;
 
-	optind = 0;
-	while ((o = getopt_long(argc, argv, ":hm:", opts, NULL)) != -1) {
-		switch (o) {
-		case 'h':
-			return cmd_help(c);
-		case 'm':
-			mode = optarg;
-			break;
-		default:
-			return bad_option(c, o, argv);
-		}
-	}
-	if (optind < argc)
-		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	ret = cli_options(c, argc, argv, ":hm:", opts, load_opt, &mode, &rest);
+	if (ret >= 0)
+		return ret;
+	if (rest < argc)
+		return cli_usage_error(c, "unexpected argument '%s'", argv[rest]);
 	if (mode && !ctl_valid_mode(mode))
-		return usage_error(c, "unknown mode '%s'; valid modes: legacy, "
-				   "optimized", mode);
+		return cli_usage_error(c, "unknown mode '%s'; valid modes: legacy, "
+				       "optimized", mode);
 	return km_load(mode);
 }
 
@@ -373,8 +364,7 @@ static int set_failed(const char *path, const char *mode, const char *file,
 	return ctl_explain(file, err, false);
 }
 
-/* -1 if path is one the module (or this tool) knows, else exit code 2. */
-static int check_path(const struct cmd *c, const char *path)
+int cli_check_path(const struct cmd *c, const char *path)
 {
 	char list[512];
 	struct ctl_paths p;
@@ -386,8 +376,8 @@ static int check_path(const struct cmd *c, const char *path)
 	for (int i = 0; i < p.n && used < sizeof(list); i++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used,
 					 "%s, ", p.name[i]);
-	return usage_error(c, "unknown path '%s'; valid paths: %sall", path,
-			   list);
+	return cli_usage_error(c, "unknown path '%s'; valid paths: %sall", path,
+			       list);
 }
 
 static int do_set(const struct cmd *c, int argc, char **argv)
@@ -400,16 +390,16 @@ static int do_set(const struct cmd *c, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (argc - rest != 2)
-		return usage_error(c, "expected PATH|all and MODE, got %d "
-				   "argument%s", argc - rest,
-				   argc - rest == 1 ? "" : "s");
+		return cli_usage_error(c, "expected PATH|all and MODE, got %d "
+				       "argument%s", argc - rest,
+				       argc - rest == 1 ? "" : "s");
 	path = argv[rest];
 	mode = argv[rest + 1];
-	if (strcmp(path, "all") && (ret = check_path(c, path)) >= 0)
+	if (strcmp(path, "all") && (ret = cli_check_path(c, path)) >= 0)
 		return ret;
 	if (!ctl_valid_mode(mode))
-		return usage_error(c, "unknown mode '%s'; valid modes: legacy, "
-				   "optimized", mode);
+		return cli_usage_error(c, "unknown mode '%s'; valid modes: legacy, "
+				       "optimized", mode);
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	if (!strcmp(path, "all"))
@@ -422,6 +412,22 @@ static int do_set(const struct cmd *c, int argc, char **argv)
 
 /* ---- stats, reset ------------------------------------------------------ */
 
+static int stats_opt(const struct cmd *c, int opt, char *arg, void *ctx)
+{
+	double *interval = ctx;
+	char *end;
+
+	(void)opt;	/* only -w */
+	errno = 0;
+	*interval = strtod(arg, &end);
+	/* Faster than 10 ms would mostly measure ourselves. */
+	if (errno || end == arg || *end || !isfinite(*interval) ||
+	    *interval < 0.01 || *interval > 86400)
+		return cli_usage_error(c, "invalid interval '%s'; expected seconds "
+				       "between 0.01 and 86400", arg);
+	return -1;
+}
+
 static int do_stats(const struct cmd *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -431,37 +437,17 @@ static int do_stats(const struct cmd *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	double interval = 0;
-	char *end;
-	int o;
+	int ret, rest;
 
-	optind = 0;
-	while ((o = getopt_long(argc, argv, ":hjw:", opts, NULL)) != -1) {
-		switch (o) {
-		case 'h':
-			return cmd_help(c);
-		case 'j':
-			json_out = true;
-			break;
-		case 'w':
-			errno = 0;
-			interval = strtod(optarg, &end);
-			/* Faster than 10 ms would mostly measure ourselves. */
-			if (errno || end == optarg || *end ||
-			    !isfinite(interval) || interval < 0.01 ||
-			    interval > 86400)
-				return usage_error(c, "invalid interval '%s'; "
-						   "expected seconds between "
-						   "0.01 and 86400", optarg);
-			break;
-		default:
-			return bad_option(c, o, argv);
-		}
-	}
-	if (optind < argc)
-		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	ret = cli_options(c, argc, argv, ":hjw:", opts, stats_opt, &interval,
+			  &rest);
+	if (ret >= 0)
+		return ret;
+	if (rest < argc)
+		return cli_usage_error(c, "unexpected argument '%s'", argv[rest]);
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	out_init(json_out);
+	out_init(cli_json);
 	return interval > 0 ? stats_watch(interval) : stats_show();
 }
 
@@ -502,13 +488,10 @@ static int do_workloads(const struct cmd *c, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	d = opendir(dir);
+	if (!d && errno == ENOENT)
+		return bench_no_workload_dir();
 	if (!d) {
-		if (errno == ENOENT)
-			abpath_error("workload directory %s does not exist; "
-				     "install the workloads ('make install') "
-				     "or set ABPATH_WORKLOAD_DIR", dir);
-		else
-			abpath_error("%s: %s", dir, strerror(errno));
+		abpath_error("%s: %s", dir, strerror(errno));
 		return 1;
 	}
 	while ((de = readdir(d))) {
@@ -533,7 +516,7 @@ static int do_workloads(const struct cmd *c, int argc, char **argv)
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_str);
 
-	out_init(json_out);
+	out_init(cli_json);
 	out_string("directory", dir);
 	out_begin_array("workloads");
 	for (size_t i = 0; i < n; i++) {
@@ -553,149 +536,6 @@ oom:
 	exit(1);
 }
 
-/* ---- bench ------------------------------------------------------------- */
-
-static bool parse_count(const char *arg, int min, int max, int *val)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > max)
-		return false;
-	*val = (int)v;
-	return true;
-}
-
-/*
- * A name is looked up like 'abpath workloads'; a path (with a '/') is
- * taken as is.  -1 with exe filled in, or the exit code after a message.
- */
-static int find_workload(const struct cmd *c, const char *name, char *exe,
-			 size_t len)
-{
-	struct stat st;
-
-	if (strchr(name, '/')) {
-		ctl_copy(exe, len, name);
-	} else {
-		if (stat(bench_workload_dir(), &st) || !S_ISDIR(st.st_mode)) {
-			abpath_error("workload directory %s does not exist; "
-				     "install the workloads ('make install') "
-				     "or set ABPATH_WORKLOAD_DIR",
-				     bench_workload_dir());
-			return 1;
-		}
-		snprintf(exe, len, "%s/%s", bench_workload_dir(), name);
-	}
-	if (!stat(exe, &st) && S_ISREG(st.st_mode) && !access(exe, X_OK))
-		return -1;
-	if (strchr(name, '/')) {
-		abpath_error("%s is not an executable file", exe);
-		return 1;
-	}
-	return usage_error(c, "unknown workload '%s'; see 'abpath workloads'",
-			   name);
-}
-
-static int do_bench(const struct cmd *c, int argc, char **argv)
-{
-	struct bench_opts o = {
-		.runs = BENCH_DEFAULT_RUNS, .warmup = BENCH_DEFAULT_WARMUP,
-	};
-	char exe[4096];
-	int o_, ret, split = bench_find_dashdash(argc, argv);
-	const char *msg;
-
-	optind = 0;
-	while ((o_ = getopt_long(split, argv, bench_short_options(),
-				 bench_long_options(), NULL)) != -1) {
-		switch (o_) {
-		case 'h':
-			return cmd_help(c);
-		case 'j':
-			json_out = true;
-			break;
-		case 'p':
-			o.path = optarg;
-			break;
-		case 'r':
-			if (!parse_count(optarg, 2, 100000, &o.runs))
-				return usage_error(c, "invalid --runs '%s'; "
-						   "expected a number of runs "
-						   "per mode, at least 2",
-						   optarg);
-			o.runs_given = true;
-			break;
-		case 'W':
-			if (!parse_count(optarg, 0, 100000, &o.warmup))
-				return usage_error(c, "invalid --warmup '%s'; "
-						   "expected a number of runs "
-						   "per mode, 0 or more", optarg);
-			o.warmup_given = true;
-			break;
-		case 'P':
-			if (!bench_plot_format(optarg))
-				return usage_error(c, "invalid --plot '%s'; "
-						   "expected a file name "
-						   "ending in .svg or .png",
-						   optarg);
-			o.plot = optarg;
-			break;
-		default:
-			if (bench_form_option(&o, o_, optarg))
-				break;
-			return bad_option(c, o_, argv);
-		}
-	}
-	o.json = json_out;
-	msg = bench_check_values(&o);
-	if (msg)
-		return usage_error(c, "%s", msg);
-	if (o.nfrom || o.suite || o.quick || o.out) {
-		msg = bench_check_forms(&o, split - optind, split < argc);
-		if (msg)
-			return usage_error(c, "%s", msg);
-		return o.nfrom ? bench_from(&o) : bench_suite(&o);
-	}
-	if (split - optind > 1)
-		return usage_error(c, "unexpected argument '%s'; workload "
-				   "arguments go after '--'", argv[optind + 1]);
-	o.args = argv + (split < argc ? split + 1 : argc);
-	o.nargs = split < argc ? argc - split - 1 : 0;
-	if (optind >= split) {
-		/* No WORKLOAD: what follows "--" is a command to time. */
-		if (split == argc)
-			return usage_error(c, "no workload given; see 'abpath "
-					   "workloads', or time a command: "
-					   "abpath bench --path P -- CMD");
-		if (!o.nargs)
-			return usage_error(c, "no command after '--'");
-		if (!o.path)
-			return usage_error(c, "a command needs --path: abpath "
-					   "cannot tell which path it exercises");
-		o.command = true;
-		o.workload = o.args[0];
-	} else {
-		o.workload = argv[optind];
-	}
-	if (!o.command) {
-		ret = find_workload(c, o.workload, exe, sizeof(exe));
-		if (ret >= 0)
-			return ret;
-		o.exe = exe;
-	}
-	if (!o.path)
-		o.path = bench_default_path(o.workload);
-	if (!o.path)
-		return usage_error(c, "no default path for workload '%s'; "
-				   "choose one with --path", o.workload);
-	if (strcmp(o.path, "all") && (ret = check_path(c, o.path)) >= 0)
-		return ret;
-	return bench_run(&o);
-}
-
 /* ---- help and dispatch ------------------------------------------------- */
 
 static const struct cmd *find_cmd(const char *name, int *status);
@@ -713,9 +553,9 @@ static int do_help(const struct cmd *c, int argc, char **argv)
 		return 0;
 	}
 	if (argc - rest > 1)
-		return usage_error(c, "unexpected argument '%s'", argv[rest + 1]);
+		return cli_usage_error(c, "unexpected argument '%s'", argv[rest + 1]);
 	target = find_cmd(argv[rest], &ret);
-	return target ? cmd_help(target) : ret;
+	return target ? cli_help(target) : ret;
 }
 
 static const struct cmd cmds[] = {
@@ -748,7 +588,7 @@ static const struct cmd cmds[] = {
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
 	  true },
-	{ "bench", do_bench, bench_synopsis, bench_summary, bench_help, true },
+	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true },
 	{ "help", do_help, "[COMMAND]",
 	  "Show the help for abpath or for one command.", NULL, false },
 	{ NULL, NULL, NULL, NULL, NULL, false },
@@ -776,10 +616,10 @@ static const struct cmd *find_cmd(const char *name, int *status)
 	if (n == 1)
 		return match;
 	if (n > 1)
-		*status = usage_error(NULL, "ambiguous command '%s' (%s)", name,
-				      list);
+		*status = cli_usage_error(NULL, "ambiguous command '%s' (%s)", name,
+					  list);
 	else
-		*status = usage_error(NULL, "unknown command '%s'", name);
+		*status = cli_usage_error(NULL, "unknown command '%s'", name);
 	return NULL;
 }
 
@@ -799,7 +639,7 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "+:jhV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'j':
-			json_out = true;
+			cli_json = true;
 			break;
 		case 'h':
 			global_usage(stdout, true);
@@ -812,13 +652,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error(NULL, "no command given");
+		return cli_usage_error(NULL, "no command given");
 	c = find_cmd(argv[optind], &ret);
 	if (!c)
 		return ret;
-	if (json_out && !c->json)
-		return usage_error(c, "option -j does not apply to '%s'",
-				   c->name);
+	if (cli_json && !c->json)
+		return cli_usage_error(c, "option -j does not apply to '%s'",
+				       c->name);
 	ret = c->fn(c, argc - optind, argv + optind);
 	/* A full disk or closed pipe must not pass for success. */
 	if (fflush(stdout) == EOF || ferror(stdout)) {

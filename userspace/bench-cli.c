@@ -3,15 +3,20 @@
  * abpath bench's command line: its options, the "--" that hands the rest
  * to the workload, its help, the checks of the forms that run no
  * workload given on the command line (--from, --suite), and bench_run(),
- * which ties the runs (bench.c) to the report (bench-report.c).  abpath.c
- * parses with these and reports the usage errors.
+ * which ties the runs (bench.c) to the report (bench-report.c), and the
+ * command itself, bench_cmd(), parsed through cli.h like every other.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "output.h"
 
 /*
@@ -175,7 +180,7 @@ const char bench_help[] =
 
 /* ---- the other forms ---------------------------------------------------- */
 
-bool bench_form_option(struct bench_opts *o, int opt, char *arg)
+static bool bench_form_option(struct bench_opts *o, int opt, char *arg)
 {
 	switch (opt) {
 	case 'F':
@@ -290,4 +295,141 @@ int bench_run(const struct bench_opts *o)
 	sig = b.stop_sig;
 	bench_free(&b);
 	return sig ? bench_reraise(sig) : ret;
+}
+
+static bool parse_count(const char *arg, int min, int max, int *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		return false;
+	*val = (int)v;
+	return true;
+}
+
+/*
+ * A name is looked up like 'abpath workloads'; a path (with a '/') is
+ * taken as is.  -1 with exe filled in, or the exit code after a message.
+ */
+static int find_workload(const struct cmd *c, const char *name, char *exe,
+			 size_t len)
+{
+	struct stat st;
+
+	if (strchr(name, '/')) {
+		ctl_copy(exe, len, name);
+	} else {
+		if (stat(bench_workload_dir(), &st) || !S_ISDIR(st.st_mode))
+			return bench_no_workload_dir();
+		snprintf(exe, len, "%s/%s", bench_workload_dir(), name);
+	}
+	if (!stat(exe, &st) && S_ISREG(st.st_mode) && !access(exe, X_OK))
+		return -1;
+	if (strchr(name, '/')) {
+		abpath_error("%s is not an executable file", exe);
+		return 1;
+	}
+	return cli_usage_error(c, "unknown workload '%s'; see 'abpath "
+			       "workloads'", name);
+}
+
+static int bench_opt(const struct cmd *c, int opt, char *arg, void *ctx)
+{
+	struct bench_opts *o = ctx;
+
+	switch (opt) {
+	case 'p':
+		o->path = arg;
+		break;
+	case 'r':
+		if (!parse_count(arg, 2, 100000, &o->runs))
+			return cli_usage_error(c, "invalid --runs '%s'; expected "
+					       "a number of runs per mode, at "
+					       "least 2", arg);
+		o->runs_given = true;
+		break;
+	case 'W':
+		if (!parse_count(arg, 0, 100000, &o->warmup))
+			return cli_usage_error(c, "invalid --warmup '%s'; "
+					       "expected a number of runs per "
+					       "mode, 0 or more", arg);
+		o->warmup_given = true;
+		break;
+	case 'P':
+		if (!bench_plot_format(arg))
+			return cli_usage_error(c, "invalid --plot '%s'; expected "
+					       "a file name ending in .svg or "
+					       ".png", arg);
+		o->plot = arg;
+		break;
+	default:
+		if (!bench_form_option(o, opt, arg))
+			return cli_usage_error(c, "unrecognized option");
+	}
+	return -1;
+}
+
+int bench_cmd(const struct cmd *c, int argc, char **argv)
+{
+	struct bench_opts o = {
+		.runs = BENCH_DEFAULT_RUNS, .warmup = BENCH_DEFAULT_WARMUP,
+	};
+	int ret, rest, split = bench_find_dashdash(argc, argv);
+	const char *msg;
+	char exe[4096];
+
+	/* Only the words before "--" are abpath's. */
+	ret = cli_options(c, split, argv, bench_short_options(),
+			  bench_long_options(), bench_opt, &o, &rest);
+	if (ret >= 0)
+		return ret;
+	o.json = cli_json;
+	msg = bench_check_values(&o);
+	if (msg)
+		return cli_usage_error(c, "%s", msg);
+	if (o.nfrom || o.suite || o.quick || o.out) {
+		msg = bench_check_forms(&o, split - rest, split < argc);
+		if (msg)
+			return cli_usage_error(c, "%s", msg);
+		return o.nfrom ? bench_from(&o) : bench_suite(&o);
+	}
+	if (split - rest > 1)
+		return cli_usage_error(c, "unexpected argument '%s'; workload "
+				       "arguments go after '--'",
+				       argv[rest + 1]);
+	o.args = argv + (split < argc ? split + 1 : argc);
+	o.nargs = split < argc ? argc - split - 1 : 0;
+	if (rest >= split) {
+		/* No WORKLOAD: what follows "--" is a command to time. */
+		if (split == argc)
+			return cli_usage_error(c, "no workload given; see "
+					       "'abpath workloads', or time a "
+					       "command: abpath bench --path P "
+					       "-- CMD");
+		if (!o.nargs)
+			return cli_usage_error(c, "no command after '--'");
+		if (!o.path)
+			return cli_usage_error(c, "a command needs --path: "
+					       "abpath cannot tell which path "
+					       "it exercises");
+		o.command = true;
+		o.workload = o.args[0];
+	} else {
+		o.workload = argv[rest];
+		ret = find_workload(c, o.workload, exe, sizeof(exe));
+		if (ret >= 0)
+			return ret;
+		o.exe = exe;
+	}
+	if (!o.path)
+		o.path = bench_default_path(o.workload);
+	if (!o.path)
+		return cli_usage_error(c, "no default path for workload '%s'; "
+				       "choose one with --path", o.workload);
+	if (strcmp(o.path, "all") && (ret = cli_check_path(c, o.path)) >= 0)
+		return ret;
+	return bench_run(&o);
 }

@@ -34,9 +34,6 @@ static int bad(const char *what, const char *why)
 	return 1;
 }
 
-#ifndef ABPATH_VERSION
-#define ABPATH_VERSION "0.0.0"
-#endif
 
 
 /*

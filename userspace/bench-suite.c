@@ -33,9 +33,6 @@
 #include "bench-experiments.h"
 #include "output.h"
 
-#ifndef ABPATH_VERSION
-#define ABPATH_VERSION "0.0.0"
-#endif
 
 const char *bench_suite_check(const char *name)
 {
@@ -125,16 +122,19 @@ static int write_json(const char *dir, const char *name, json_t *j)
 static int check_workloads(void)
 {
 	char exe[4096];
+	int err;
 
 	for (int i = 0; i < suite_nr_history; i++) {
 		snprintf(exe, sizeof(exe), "%s/%s", bench_workload_dir(),
 			 suite_history[i].workload);
-		if (access(exe, X_OK)) {
-			abpath_error("%s: %s; install the workloads ('make "
-				     "install') or set ABPATH_WORKLOAD_DIR", exe,
-				     strerror(errno));
-			return 1;
-		}
+		if (!access(exe, X_OK))
+			continue;
+		err = errno;
+		if (access(bench_workload_dir(), F_OK))
+			return bench_no_workload_dir();
+		abpath_error("%s: %s; install the workloads ('make install') "
+			     "or set ABPATH_WORKLOAD_DIR", exe, strerror(err));
+		return 1;
 	}
 	return 0;
 }

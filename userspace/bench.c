@@ -33,12 +33,6 @@
 #include "output.h"
 #include "stats.h"
 
-#ifndef ABPATH_VERSION
-#define ABPATH_VERSION "0.0.0"
-#endif
-#ifndef ABPATH_WORKLOAD_DIR
-#define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
-#endif
 
 /* A workload has this long to clean up after SIGTERM before SIGKILL. */
 #define BENCH_KILL_GRACE_S	10
@@ -54,6 +48,14 @@ const char *bench_workload_dir(void)
 	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
 
 	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
+}
+
+int bench_no_workload_dir(void)
+{
+	abpath_error("workload directory %s does not exist; install the "
+		     "workloads ('make install') or set ABPATH_WORKLOAD_DIR",
+		     bench_workload_dir());
+	return 1;
 }
 
 /* Which path each built-in workload was written to exercise (docs/design.md). */

@@ -98,29 +98,13 @@ struct bench {
 	int last_mode;			/* of the last run, -1 before one */
 };
 
-/* bench-cli.c: bench's options (abpath.c parses them), for getopt_long. */
-const struct option *bench_long_options(void);
-const char *bench_short_options(void);
-/* Index of the "--" that starts the workload's arguments, or argc. */
-int bench_find_dashdash(int argc, char **argv);
-/* Synopsis (after "abpath bench "), summary and help of the command. */
+/* bench-cli.c: synopsis (after "abpath bench "), summary and help. */
 extern const char bench_synopsis[], bench_summary[], bench_help[];
-/*
- * Takes --from, --suite, --quick, --out, --prepare and the exports
- * (getopt's opt); false if not one of them.
- */
-bool bench_form_option(struct bench_opts *o, int opt, char *arg);
-/* Values every form checks: NULL, or the usage error. */
-const char *bench_check_values(const struct bench_opts *o);
-/*
- * With --from or --suite: NULL, or the usage error (operands: words
- * before "--" that are not options; dashdash: a "--" was given).
- */
-const char *bench_check_forms(const struct bench_opts *o, int operands,
-			      bool dashdash);
 
 /* $ABPATH_WORKLOAD_DIR, or the directory fixed at build time. */
 const char *bench_workload_dir(void);
+/* Says that it does not exist and how to fix that; returns 1. */
+int bench_no_workload_dir(void);
 /* The path a built-in workload exercises, or NULL. */
 const char *bench_default_path(const char *workload);
 /* "svg" or "png" by the file name's extension, or NULL. */

@@ -9,6 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The Makefile sets both (-D); these let a file build on its own. */
+#ifndef ABPATH_VERSION
+#define ABPATH_VERSION "0.0.0"
+#endif
+#ifndef ABPATH_WORKLOAD_DIR
+#define ABPATH_WORKLOAD_DIR "/usr/local/libexec/abpath"
+#endif
+
 #define CTL_NAME_MAX	64
 #define CTL_MAX_PATHS	32
 
