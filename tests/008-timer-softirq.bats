@@ -7,15 +7,7 @@ load helper
 
 HZ=250
 
-setup() {
-	common_setup
-	write_file "$DBG/reset" 1
-}
-
-teardown() {
-	common_teardown
-	stop_toggler
-}
+setup() { counting_setup; }
 
 # rate SCENARIO: softirq-rate's JSON for a 2-second window.
 rate() {

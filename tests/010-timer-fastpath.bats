@@ -8,15 +8,7 @@
 
 load helper
 
-setup() {
-	common_setup
-	write_file "$DBG/reset" 1
-}
-
-teardown() {
-	common_teardown
-	stop_toggler
-}
+setup() { counting_setup; }
 
 @test "SIGPROF arrives at the rate of the CPU time consumed" {
 	in_each_mode timer_fastpath "$T/cputimers" itimer prof

@@ -5,15 +5,7 @@
 
 load helper
 
-setup() {
-	common_setup
-	write_file "$DBG/reset" 1
-}
-
-teardown() {
-	common_teardown
-	stop_toggler
-}
+setup() { counting_setup; }
 
 @test "utime, stime and their sum never decrease" {
 	in_each_mode group_cputime "$T/gcputime" monotonic

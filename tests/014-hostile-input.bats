@@ -10,11 +10,6 @@ setup() {
 	write_file "$SYS/timer_fastpath/mode" legacy
 }
 
-teardown() {
-	common_teardown
-	stop_toggler
-}
-
 mode_files() {
 	echo "$SYS/mode"
 	for p in "${PATHS[@]}"; do echo "$SYS/$p/mode"; done

@@ -6,10 +6,7 @@
 
 load helper
 
-setup() {
-	common_setup
-	write_file "$DBG/reset" 1
-}
+setup() { counting_setup; }
 
 teardown() {
 	common_teardown

@@ -1,9 +1,6 @@
 # Shared by the VM bats suite (tests/*.bats); runs inside the test VM.
 # shellcheck shell=bash
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load last-run
 
 SYS=/sys/kernel/abpath
@@ -37,6 +34,20 @@ common_setup() {
 	load_module
 	echo optimized >"$SYS/mode"
 	echo 0 >"$PARAM/watchdog_us"
+}
+
+# setup() { counting_setup; } in a file whose tests compare counters:
+# common_setup, and every counter from zero.
+counting_setup() {
+	common_setup
+	write_file "$DBG/reset" 1
+}
+
+# The default teardown: what last-run.bash's does, and a toggler a failed
+# test left running stopped (stop_toggler is a no-op without one).
+teardown() {
+	common_teardown
+	stop_toggler
 }
 
 # The active mode of a path, from "legacy [optimized]".
@@ -130,10 +141,6 @@ run_or_say() {
 	} | batslib_decorate "command failed" >&2
 	RUN_SAID=$(last_run)
 	return 1
-}
-
-teardown() {
-	common_teardown
 }
 
 # in_each_mode PATH CMD...: CMD must succeed with PATH optimized, legacy,

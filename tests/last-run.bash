@@ -1,7 +1,11 @@
 # Shared by the VM suite (tests/helper.bash) and the host suite
-# (tests/host/*): a failed test shows its last run, whatever assertion
-# failed. Needs bats-support.
+# (tests/host/*): the bats libraries every file uses, and a failed test
+# shows its last run, whatever assertion failed.
 # shellcheck shell=bash
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
 
 # The last run's status, command and output, as one string.
 last_run() {
@@ -25,4 +29,10 @@ common_teardown() {
 		[ -z "${stderr+x}" ] ||
 			batslib_print_kv_single_or_multi 7 stderr "${stderr:-(none)}"
 	} | batslib_decorate "the last run" >&2
+}
+
+# The default teardown; a file with a teardown of its own calls
+# common_teardown first.
+teardown() {
+	common_teardown
 }

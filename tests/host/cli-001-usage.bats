@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # Usage errors exit 2 with the usage on stderr; --help always exits 0.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # abpath status: module state, kernel hooks and modes, in text and JSON.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # abpath set and reset against a fake sysfs/debugfs.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # abpath stats: the table, JSON that matches the file, and --watch.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # abpath workloads lists the executables of the workload directory.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # The man page, --help and the bash completion describe the same commands.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 MAN=$BATS_TEST_DIRNAME/../../userspace/abpath.1

@@ -2,14 +2,7 @@
 # The statistics behind abpath bench, by their C unit tests
 # (userspace/test-statistics.c, checked against scipy's values).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load ../last-run
-
-teardown() {
-	common_teardown
-}
 
 @test "make -C userspace test: the statistics unit tests pass" {
 	run -0 make -s -C "$BATS_TEST_DIRNAME/../../userspace" test

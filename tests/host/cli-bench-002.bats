@@ -4,7 +4,6 @@
 # order, the counters, the statistics, restoring the mode on every exit
 # path, and the errors.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

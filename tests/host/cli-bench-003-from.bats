@@ -4,7 +4,6 @@
 # and without the module.  The bench itself runs against the fake tree
 # with the fake workload of cli-bench-002.bats (cli-bench-workload.sh).
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

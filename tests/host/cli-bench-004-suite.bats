@@ -5,7 +5,6 @@
 # the real path would, adds to the fake debugfs counters of the mode its
 # path is in, and prints a JSON report shaped like the real workload's.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 # Counters of each path, zero in both modes, that the fake workloads add to.

@@ -4,7 +4,6 @@
 # exports, the errors, and Ctrl-C: a partial report, then death by the
 # same signal so that a shell loop around abpath stops.
 
-bats_require_minimum_version 1.5.0
 load cli-helper
 
 setup() {

@@ -3,8 +3,6 @@
 # patched kernel or root-only file is needed.
 # shellcheck shell=bash
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load ../last-run
 
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}

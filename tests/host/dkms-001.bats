@@ -4,14 +4,7 @@
 # relocations that survive DKMS's strip, a signature from its key), and a
 # skip with a message for a kernel that can take neither.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load ../last-run
-
-teardown() {
-	common_teardown
-}
 
 TOP=$BATS_TEST_DIRNAME/../..
 CACHE=${ABPATH_CACHE:-/var/cache/abpath}

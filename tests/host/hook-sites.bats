@@ -2,14 +2,7 @@
 # With no module registered, every hook site in the patched vmlinux is a
 # NOP (a static branch falling through to the stock code).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load ../last-run
-
-teardown() {
-	common_teardown
-}
 
 CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 

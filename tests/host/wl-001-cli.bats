@@ -1,9 +1,6 @@
 #!/usr/bin/env bats
 # Workloads: the command-line contract (help, usage errors, exit codes).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load wl-common
 
 setup_file() {

@@ -2,9 +2,6 @@
 # Workloads: tiny runs on the host; -j gives exactly one JSON object with
 # the keys `abpath bench` relies on, the summary is human text.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load wl-common
 
 setup_file() {

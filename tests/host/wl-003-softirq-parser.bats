@@ -1,9 +1,6 @@
 #!/usr/bin/env bats
 # softirq-rate: the /proc/softirqs parser, on fake files.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load wl-common
 
 setup_file() {

@@ -2,9 +2,6 @@
 # forkexit / thread-churn: the idle background tasks never outlive a run,
 # whether it ends normally, by SIGINT/SIGTERM, or by SIGKILL.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
 load wl-common
 
 setup_file() {
