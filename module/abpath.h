@@ -17,11 +17,6 @@
 #ifndef _ABPATH_H
 #define _ABPATH_H
 
-#ifdef CONFIG_ABPATH_HOOKS
-#include <linux/abpath_hooks.h>
-#else
-#include "stock.h"
-#endif
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -29,6 +24,17 @@
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+
+#include "compat.h"
+
+/* A path's place in module/paths.h. */
+#define ABPATH_ID(name)		ABPATH_ID_##name
+
+enum abpath_id {
+#define ABPATH_PATH(name)	ABPATH_ID_##name,
+#include "paths.h"
+	ABPATH_NR_PATHS,
+};
 
 enum abpath_mode {
 	ABPATH_OPTIMIZED,
@@ -60,9 +66,13 @@ struct abpath_pcpu {
 #define ABPATH_STATE_MODE	1UL
 #define ABPATH_STATE_EPOCH	2UL
 
+/*
+ * A path, defined in its own file: ABPATH_PATH_OF(name) gives its name and
+ * id, the rest is its own.
+ */
 struct abpath_path {
 	const char *name;
-	enum abpath_hook hook;
+	enum abpath_id id;
 	/* The path's own counters, indexed from ABPATH_NR_COMMON. */
 	const char *const *counters;
 	unsigned int nr_counters;
@@ -89,20 +99,31 @@ struct abpath_path {
 	unsigned long watchdog_state;
 	u64 watchdog_ns;
 	struct work_struct watchdog_work;
+	/*
+	 * What the path sets up for itself, at load before the backend
+	 * attaches it, and tears down at unload after the backend has
+	 * detached it: no callback of the path runs during either.
+	 */
+	int (*init)(void);
+	void (*exit)(void);
 };
 
-extern struct abpath_path abpath_group_cputime_path;
-extern struct abpath_path abpath_timer_fastpath_path;
-extern struct abpath_path abpath_exit_reparent_path;
-extern struct abpath_path abpath_timer_softirq_path;
+#define ABPATH_PATH_OF(_name)	.name = #_name, .id = ABPATH_ID(_name)
 
-extern struct abpath_path *const abpath_paths[];
-extern const unsigned int abpath_nr_paths;
-extern const char *const abpath_mode_names[ABPATH_NR_MODES];
+/* Each path, and (paths.c) all of them in their order. */
+extern struct abpath_path
+#define ABPATH_PATH(name)	abpath_##name##_path,
+#include "paths.h"
+	*const abpath_paths[ABPATH_NR_PATHS];
 
 #define abpath_for_each_path(p)					\
 	for (struct abpath_path *const *__pp = abpath_paths;		\
-	     __pp < abpath_paths + abpath_nr_paths && ((p) = *__pp); __pp++)
+	     __pp < abpath_paths + ABPATH_NR_PATHS && ((p) = *__pp); __pp++)
+
+/* paths.c */
+int abpath_paths_init(void);
+void abpath_paths_exit(void);
+void abpath_path_unavailable(struct abpath_path *p, const char *why);
 
 /* Hook callbacks, one per path file. */
 bool abpath_group_cputime_hook(struct task_struct *tsk,
@@ -114,14 +135,26 @@ void abpath_timer_slowpath_hook(struct task_struct *tsk);
 void abpath_exit_reparent_hook(struct task_struct *father);
 bool abpath_timer_softirq_hook(void);
 
-/* main.c */
-/* A per-path module parameter: ABPATH_NR_HOOKS values of at most @max. */
-struct abpath_param_hooks {
+/* params.c: a per-path module parameter, one value of at most @max a path. */
+struct abpath_param_paths {
 	unsigned int *val;
 	unsigned int max;
 };
 
-extern const struct kernel_param_ops abpath_param_hooks_ops;
+extern const struct kernel_param_ops abpath_param_paths_ops;
+
+/*
+ * How a per-path parameter's description orders its values: Kbuild
+ * passes the paths' names, comma-separated, as ABPATH_PATH_ORDER.
+ */
+#ifndef ABPATH_PATH_ORDER
+#error "Kbuild defines ABPATH_PATH_ORDER from module/paths.h"
+#endif
+#define ABPATH_PARAM_ORDER \
+	"in the order " ABPATH_PATH_ORDER ", or one value for all"
+
+/* mode.c */
+extern const char *const abpath_mode_names[ABPATH_NR_MODES];
 
 int abpath_set_mode(struct abpath_path *p, enum abpath_mode mode);
 int abpath_set_all_modes(enum abpath_mode mode);
@@ -129,13 +162,14 @@ bool abpath_revert_mode(struct abpath_path *p, unsigned long state);
 
 /*
  * The backend: hooks.c through the kernel's hook patch, or stock.c through
- * ftrace on an unpatched kernel.  Its sites say where it attaches each
- * path, by hook id.  Init attaches every path that it can (setting
- * ->unavailable where it cannot) and fails only when none could be; exit
- * detaches them and waits until no call is left in this module's text.
+ * ftrace on an unpatched kernel, each from its own lines of paths.h.  Its
+ * site of a path says where it attaches it, NULL for nowhere.  Init
+ * attaches every path that it can (setting ->unavailable where it cannot)
+ * and fails only when none could be; exit detaches them and waits until no
+ * call is left in this module's text.
  */
 extern const char *const abpath_backend_name;
-extern const char *const abpath_backend_sites[ABPATH_NR_HOOKS];
+const char *abpath_backend_site(const struct abpath_path *p);
 int abpath_backend_init(void);
 void abpath_backend_exit(void);
 
@@ -162,9 +196,6 @@ void abpath_group_cputime_claimed(enum abpath_mode mode, bool timed,
 #define ABPATH_TF_SLOW_IN_TICK	true
 #define ABPATH_TF_SLOW_SITE	"slow path in the tick, hardirq (2.6.27)"
 #endif
-
-int abpath_timer_fastpath_init(void);
-void abpath_timer_fastpath_exit(void);
 
 /* stats.c */
 int abpath_stats_alloc(void);
@@ -232,8 +263,8 @@ static __always_inline u64 abpath_now(void)
 	return local_clock();
 }
 
-/* stats.c: 1 << abpath_sample_shift[hook] calls per timed call. */
-extern unsigned int abpath_sample_shift[ABPATH_NR_HOOKS];
+/* stats.c: 1 << abpath_sample_shift[id] calls per timed call. */
+extern unsigned int abpath_sample_shift[ABPATH_NR_PATHS];
 
 u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0);
 void abpath_account(struct abpath_path *p, unsigned long state, u64 t0);
@@ -241,15 +272,15 @@ void abpath_account(struct abpath_path *p, unsigned long state, u64 t0);
 /*
  * Every call is counted; only one in 2^sample_shift (per CPU and mode) is
  * timed, because two clock reads can cost as much as a cheap path itself.
- * Returns whether this call is one to time.  @hook is p->hook, passed as
- * a constant by a caller that counts instructions.
+ * Returns whether this call is one to time.  @id is p->id, passed as a
+ * constant by a caller that counts instructions.
  */
 static __always_inline bool abpath_count(struct abpath_path *p,
 					 enum abpath_mode mode,
-					 enum abpath_hook hook)
+					 enum abpath_id id)
 {
 	u64 n = this_cpu_add_return(p->stats->counter[mode][ABPATH_CALLS], 1);
-	unsigned int shift = READ_ONCE(abpath_sample_shift[hook]);
+	unsigned int shift = READ_ONCE(abpath_sample_shift[id]);
 
 	return !(n & ((1ULL << shift) - 1));
 }
@@ -258,7 +289,7 @@ static __always_inline bool abpath_count(struct abpath_path *p,
 static __always_inline u64 abpath_start(struct abpath_path *p,
 					enum abpath_mode mode)
 {
-	return abpath_count(p, mode, p->hook) ? abpath_now() : 0;
+	return abpath_count(p, mode, p->id) ? abpath_now() : 0;
 }
 
 /*
@@ -274,7 +305,7 @@ static __always_inline bool abpath_group_cputime_claim(unsigned long state,
 {
 	*mode = abpath_state_mode(state);
 	*timed = abpath_count(&abpath_group_cputime_path, *mode,
-			      ABPATH_HOOK_GROUP_CPUTIME);
+			      ABPATH_ID(group_cputime));
 	return *mode == ABPATH_LEGACY || *timed;
 }
 

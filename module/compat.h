@@ -3,12 +3,30 @@
  * What differs between the kernels abpath builds for, told apart by what
  * their headers declare, never by version: Kbuild greps the headers for
  * the ones a macro cannot see (ABPATH_FTRACE_DIRECT_MULTI,
- * ABPATH_MODULE_MEMORY), and the rest is tested here.
+ * ABPATH_MODULE_MEMORY), and the rest is tested here.  Every file gets it
+ * through abpath.h; nothing else in the module tests a kernel's version
+ * or its headers.
  */
 #ifndef _ABPATH_COMPAT_H
 #define _ABPATH_COMPAT_H
 
 #include <linux/lockdep.h>
+#include <linux/types.h>
+
+#ifdef CONFIG_ABPATH_HOOKS
+#include <linux/abpath_hooks.h>
+#else
+/*
+ * A kernel without the hook patch: the shapes of the stock code that a
+ * path's callback is handed, as <linux/abpath_hooks.h> declares them.
+ */
+struct task_struct;
+struct task_cputime;
+
+typedef void (*abpath_group_cputime_fn)(struct task_struct *tsk,
+					struct task_cputime *times);
+typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
+#endif
 
 /*
  * A wait-type override (6.4) tells lockdep that code which exists only on
@@ -30,5 +48,51 @@
 #define abpath_nonrt_begin(map)	((void)(map))
 #define abpath_nonrt_end(map)	((void)(map))
 #endif
+
+/* What only the stock backend (stock.c) uses: ftrace and module layout. */
+#ifndef CONFIG_ABPATH_HOOKS
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <asm/nospec-branch.h>
+
+/* Call depth tracking (6.2) accounts each call a trampoline makes. */
+#ifndef CALL_DEPTH_ACCOUNT
+#define CALL_DEPTH_ACCOUNT ""
+#endif
+
+/* Before 6.4 the direct ftrace calls of an ftrace_ops were *_multi. */
+static inline int abpath_register_ftrace_direct(struct ftrace_ops *ops,
+						unsigned long addr)
+{
+#ifdef ABPATH_FTRACE_DIRECT_MULTI
+	return register_ftrace_direct_multi(ops, addr);
+#else
+	return register_ftrace_direct(ops, addr);
+#endif
+}
+
+static inline int abpath_unregister_ftrace_direct(struct ftrace_ops *ops,
+						  unsigned long addr)
+{
+#ifdef ABPATH_FTRACE_DIRECT_MULTI
+	return unregister_ftrace_direct_multi(ops, addr);
+#else
+	return unregister_ftrace_direct(ops, addr, false);
+#endif
+}
+
+/* A module's core text: mem[MOD_TEXT] since 6.4, core_layout before. */
+static inline void abpath_module_text(const struct module *mod,
+				      unsigned long *base, unsigned long *size)
+{
+#ifdef ABPATH_MODULE_MEMORY
+	*base = (unsigned long)mod->mem[MOD_TEXT].base;
+	*size = mod->mem[MOD_TEXT].size;
+#else
+	*base = (unsigned long)mod->core_layout.base;
+	*size = mod->core_layout.text_size;
+#endif
+}
+#endif /* !CONFIG_ABPATH_HOOKS */
 
 #endif /* _ABPATH_COMPAT_H */

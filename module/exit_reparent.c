@@ -33,8 +33,7 @@ static const char *const exit_reparent_counters[] = {
 };
 
 struct abpath_path abpath_exit_reparent_path = {
-	.name		= "exit_reparent",
-	.hook		= ABPATH_HOOK_EXIT_REPARENT,
+	ABPATH_PATH_OF(exit_reparent),
 	.counters	= exit_reparent_counters,
 	.nr_counters	= ARRAY_SIZE(exit_reparent_counters),
 	.checked	= true,

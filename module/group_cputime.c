@@ -41,8 +41,7 @@ static const char *const group_cputime_counters[] = {
 };
 
 struct abpath_path abpath_group_cputime_path = {
-	.name		= "group_cputime",
-	.hook		= ABPATH_HOOK_GROUP_CPUTIME,
+	ABPATH_PATH_OF(group_cputime),
 	.counters	= group_cputime_counters,
 	.nr_counters	= ARRAY_SIZE(group_cputime_counters),
 	.checked	= true,

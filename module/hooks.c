@@ -3,6 +3,7 @@
  * The patched backend: the kernel's hook patch (CONFIG_ABPATH_HOOKS) calls
  * the paths through static calls at the exact sites of the historical
  * code.  It is the reference the stock backend (stock.c) is compared with.
+ * What it attaches where is the PATCHED() lines of paths.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,23 +14,26 @@
 const char *const abpath_backend_name = "patched";
 
 static const struct abpath_ops abpath_ops = {
-	.group_cputime	= abpath_group_cputime_hook,
-	.timer_fastpath	= abpath_timer_fastpath_hook,
-	.timer_slowpath	= abpath_timer_slowpath_hook,
-	.exit_reparent	= abpath_exit_reparent_hook,
-	.timer_softirq	= abpath_timer_softirq_hook,
+#define ABPATH_PATCHED_CALL(member, callback)	.member = callback,
+#include "paths.h"
 };
 
-const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
-	[ABPATH_HOOK_GROUP_CPUTIME] =
-		"thread_group_cputime() hook, both arms timed",
-	[ABPATH_HOOK_TIMER_FASTPATH] =
-		"fastpath_timer_check(); " ABPATH_TF_SLOW_SITE,
-	[ABPATH_HOOK_EXIT_REPARENT] =
-		"exit_notify() start, read_lock(tasklist_lock)",
-	[ABPATH_HOOK_TIMER_SOFTIRQ] =
-		"update_process_times() after run_local_timers()",
+/* A path's site: the hook patch's id for it, and what <path>/site says. */
+struct hooks_site {
+	enum abpath_hook hook;
+	const char *site;
 };
+
+static const struct hooks_site hooks_sites[ABPATH_NR_PATHS] = {
+#define ABPATH_PATCHED(name, _hook, _site)				\
+	[ABPATH_ID(name)] = { .hook = _hook, .site = _site },
+#include "paths.h"
+};
+
+const char *abpath_backend_site(const struct abpath_path *p)
+{
+	return hooks_sites[p->id].site;
+}
 
 int abpath_backend_init(void)
 {
@@ -42,7 +46,11 @@ int abpath_backend_init(void)
 		return ret;
 	}
 	abpath_for_each_path(p) {
-		ret = abpath_enable(&abpath_ops, p->hook, true);
+		if (!hooks_sites[p->id].site) {
+			abpath_path_unavailable(p, "the hook patch has no site for it");
+			continue;
+		}
+		ret = abpath_enable(&abpath_ops, hooks_sites[p->id].hook, true);
 		if (ret)
 			goto err_unregister;
 	}

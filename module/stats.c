@@ -13,26 +13,25 @@
 #include "abpath.h"
 
 /*
- * Indexed by the kernel's hook id, like watchdog_us.  group_cputime runs
- * once per times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID) and its
- * stock pass costs about as much as the two clock reads that would time
- * it, so only one call in 64 is timed (docs/benchmarks.md has the
- * measurement).  The other paths run at most once per tick or per exit,
- * where timing every call is noise, and their watchdog sees every legacy
- * call.
+ * Indexed by path id, like watchdog_us.  group_cputime runs once per
+ * times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID) and its stock pass
+ * costs about as much as the two clock reads that would time it, so only
+ * one call in 64 is timed (docs/benchmarks.md has the measurement).  The
+ * other paths run at most once per tick or per exit, where timing every
+ * call is noise, and their watchdog sees every legacy call.
  */
-unsigned int abpath_sample_shift[ABPATH_NR_HOOKS] = {
-	[ABPATH_HOOK_GROUP_CPUTIME] = 6,
+unsigned int abpath_sample_shift[ABPATH_NR_PATHS] = {
+	[ABPATH_ID(group_cputime)] = 6,
 };
 
-static struct abpath_param_hooks sample_shift_param = {
+static struct abpath_param_paths sample_shift_param = {
 	.val	= abpath_sample_shift,
 	.max	= 20,
 };
-module_param_cb(sample_shift, &abpath_param_hooks_ops, &sample_shift_param,
+module_param_cb(sample_shift, &abpath_param_paths_ops, &sample_shift_param,
 		0644);
 MODULE_PARM_DESC(sample_shift,
-		 "per path, time one call in 2^N (0..20), in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq, or one value for all");
+		 "per path, time one call in 2^N (0..20), " ABPATH_PARAM_ORDER);
 
 static const char *const abpath_common_counters[ABPATH_NR_COMMON] = {
 	[ABPATH_CALLS]		= "calls",

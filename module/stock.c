@@ -2,18 +2,8 @@
 /*
  * The stock backend: the same paths on a distribution's own, unpatched
  * kernel, attached through ftrace at the nearest traceable site to the hook
- * patch's (docs/design.md, "The stock backend"):
- *
- *   group_cputime   thread_group_cputime() entry, a direct trampoline; a
- *                   legacy call, and an optimized one chosen to be timed,
- *                   is diverted to this module, every other one goes on
- *                   into the function's own body
- *   timer_fastpath  run_posix_cpu_timers() entry, the tick's hardirq,
- *                   before the kernel's own check; the slow path runs
- *                   there too
- *   exit_reparent   do_exit() entry (exit_notify() is inlined into it)
- *   timer_softirq   rcu_sched_clock_irq() entry, the call that follows
- *                   the inlined run_local_timers() in update_process_times()
+ * patch's: the STOCK() lines of paths.h, and the handlers below
+ * (docs/design.md, "The stock backend", has why each site is where it is).
  *
  * The vmlinux functions and data the paths need and the kernel does not
  * export (module/klp.symvers) are reached through livepatch relocations:
@@ -37,9 +27,9 @@
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 #include <asm/linkage.h>
-#include <asm/nospec-branch.h>
 
 #include "abpath.h"
+#include "stock.h"
 
 #ifndef CONFIG_X86_64
 #error "the stock backend's trampoline is x86-64 assembly"
@@ -47,11 +37,6 @@
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 #endif
-/* 6.1 has no call depth tracking. */
-#ifndef CALL_DEPTH_ACCOUNT
-#define CALL_DEPTH_ACCOUNT ""
-#endif
-
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS"
 #endif
@@ -114,7 +99,7 @@ static unsigned long stock_text, stock_text_size;
  * diverted call runs this module's text after the trampoline returned,
  * possibly preempted: abpath_backend_exit() waits for it with RCU Tasks.
  */
-unsigned long notrace stock_gc_entry(unsigned long parent_ip)
+unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
 {
 	enum abpath_mode mode;
 	bool timed;
@@ -152,7 +137,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	pushq	%rdi\n"
 "	pushq	%rsi\n"
 "	movq	16(%rbp), %rdi\n"
-"	call	stock_gc_entry\n"
+"	call	abpath_stock_gc_entry\n"
 "	popq	%rsi\n"
 "	popq	%rdi\n"
 "	testq	%rax, %rax\n"
@@ -249,71 +234,63 @@ struct stock_site {
 	const char *(*check)(void);
 	struct ftrace_ops ops;
 	void (*direct)(void);	/* a direct trampoline instead of ops.func */
+	const char *site;	/* what <path>/site says */
 	bool attached;
 };
 
 /*
- * A path's sites, in the order they attach.  Handlers take their own locks, so
- * FTRACE_OPS_FL_RECURSION stays clear (it would add ftrace's assist
- * function); PERMANENT keeps sysctl kernel.ftrace_enabled=0 from turning
- * every legacy path back into optimized behind the user's back.
+ * By path id; a path without a site has no ->path here.  Handlers take
+ * their own locks, so FTRACE_OPS_FL_RECURSION stays clear (it would add
+ * ftrace's assist function); PERMANENT keeps sysctl
+ * kernel.ftrace_enabled=0 from turning every legacy path back into
+ * optimized behind the user's back.  register_ftrace_direct() sets a
+ * direct ops' flags itself, PERMANENT not among them; the other sites'
+ * ops still refuse ftrace_enabled=0.  A direct call excludes an IPMODIFY
+ * user of the function, as IPMODIFY did.
  */
-#define STOCK_OPS(fn) { .func = (fn), .flags = FTRACE_OPS_FL_PERMANENT }
-
-/*
- * register_ftrace_direct() sets a direct ops' flags itself, PERMANENT not
- * among them; the other sites' ops still refuse ftrace_enabled=0.  A
- * direct call excludes an IPMODIFY user of the function, as IPMODIFY did.
- */
-static struct stock_site stock_sites[] = {
-	{ &abpath_group_cputime_path, "thread_group_cputime", NULL,
-	  {}, stock_gc_tramp },
-	{ &abpath_timer_fastpath_path, "run_posix_cpu_timers", NULL,
-	  STOCK_OPS(stock_on_timer_tick) },
-	{ &abpath_exit_reparent_path, "do_exit", NULL,
-	  STOCK_OPS(stock_on_exit) },
-	{ &abpath_timer_softirq_path, "rcu_sched_clock_irq",
-	  stock_check_rcu_tick, STOCK_OPS(stock_on_rcu_tick) },
+static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
+#define ABPATH_STOCK(name, fn, handler, chk, text)			\
+	[ABPATH_ID(name)] = {						\
+		.path	= &abpath_##name##_path,			\
+		.func	= #fn,						\
+		.check	= chk,						\
+		.ops	= { .func = handler,				\
+			    .flags = FTRACE_OPS_FL_PERMANENT },		\
+		.site	= text,						\
+	},
+#define ABPATH_STOCK_DIRECT(name, fn, trampoline, chk, text)		\
+	[ABPATH_ID(name)] = {						\
+		.path	= &abpath_##name##_path,			\
+		.func	= #fn,						\
+		.check	= chk,						\
+		.direct	= trampoline,					\
+		.site	= text,						\
+	},
+#include "paths.h"
 };
 
-/* Before 6.4 the direct ops calls had a _multi suffix (Kbuild). */
+const char *abpath_backend_site(const struct abpath_path *p)
+{
+	return stock_sites[p->id].site;
+}
+
 static int stock_register(struct stock_site *s)
 {
 	if (!s->direct)
 		return register_ftrace_function(&s->ops);
-#ifndef ABPATH_FTRACE_DIRECT_MULTI
-	return register_ftrace_direct(&s->ops, (unsigned long)s->direct);
-#else
-	return register_ftrace_direct_multi(&s->ops, (unsigned long)s->direct);
-#endif
+	return abpath_register_ftrace_direct(&s->ops, (unsigned long)s->direct);
 }
 
 static int stock_unregister(struct stock_site *s)
 {
 	if (!s->direct)
 		return unregister_ftrace_function(&s->ops);
-#ifndef ABPATH_FTRACE_DIRECT_MULTI
-	return unregister_ftrace_direct(&s->ops, (unsigned long)s->direct,
-					false);
-#else
-	return unregister_ftrace_direct_multi(&s->ops,
-					      (unsigned long)s->direct);
-#endif
+	return abpath_unregister_ftrace_direct(&s->ops,
+					       (unsigned long)s->direct);
 }
 
-const char *const abpath_backend_sites[ABPATH_NR_HOOKS] = {
-	[ABPATH_HOOK_GROUP_CPUTIME] =
-		"thread_group_cputime() entry, legacy and timed calls diverted",
-	[ABPATH_HOOK_TIMER_FASTPATH] =
-		"run_posix_cpu_timers() entry; " ABPATH_TF_SLOW_SITE,
-	[ABPATH_HOOK_EXIT_REPARENT] =
-		"do_exit() entry, read_lock(tasklist_lock)",
-	[ABPATH_HOOK_TIMER_SOFTIRQ] =
-		"rcu_sched_clock_irq() entry, after run_local_timers()",
-};
-
 /* Why a path is unavailable, one per path; see abpath_path::unavailable. */
-static char stock_why[ABPATH_NR_HOOKS][128];
+static char stock_why[ABPATH_NR_PATHS][128];
 
 static void stock_detach(struct stock_site *s)
 {
@@ -358,16 +335,6 @@ static int stock_attach(struct stock_site *s, char *why, size_t len)
 	return 0;
 }
 
-/* Detaches every site of @p, once one of them failed. */
-static void stock_detach_path(struct abpath_path *p)
-{
-	struct stock_site *s;
-
-	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++)
-		if (s->path == p)
-			stock_detach(s);
-}
-
 int abpath_backend_init(void)
 {
 	unsigned int attached = 0;
@@ -375,27 +342,16 @@ int abpath_backend_init(void)
 	struct stock_site *s;
 	char *why;
 
-#ifdef ABPATH_MODULE_MEMORY
-	stock_text = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
-	stock_text_size = THIS_MODULE->mem[MOD_TEXT].size;
-#else
-	stock_text = (unsigned long)THIS_MODULE->core_layout.base;
-	stock_text_size = THIS_MODULE->core_layout.text_size;
-#endif
-	for (s = stock_sites; s < stock_sites + ARRAY_SIZE(stock_sites); s++) {
-		p = s->path;
-		if (p->unavailable)
-			continue;
-		why = stock_why[p->hook];
-		if (!stock_attach(s, why, sizeof(stock_why[0])))
-			continue;
-		pr_warn("%s: legacy unavailable: %s\n", p->name, why);
-		p->unavailable = why;
-		stock_detach_path(p);
-	}
-
-	abpath_for_each_path(p)
+	abpath_module_text(THIS_MODULE, &stock_text, &stock_text_size);
+	abpath_for_each_path(p) {
+		s = &stock_sites[p->id];
+		why = stock_why[p->id];
+		if (!s->path)
+			abpath_path_unavailable(p, "the stock backend has no site for it");
+		else if (stock_attach(s, why, sizeof(stock_why[0])))
+			abpath_path_unavailable(p, why);
 		attached += !p->unavailable;
+	}
 	if (!attached) {
 		pr_err("no path could be attached to this kernel\n");
 		return -ENODEV;

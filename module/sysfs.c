@@ -77,7 +77,7 @@ static ssize_t path_site_show(struct kobject *kobj,
 		return -ENODEV;
 	if (p->unavailable)
 		return sysfs_emit(buf, "unavailable: %s\n", p->unavailable);
-	return sysfs_emit(buf, "%s\n", abpath_backend_sites[p->hook]);
+	return sysfs_emit(buf, "%s\n", abpath_backend_site(p));
 }
 
 static struct kobj_attribute path_mode_attr =

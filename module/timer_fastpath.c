@@ -23,7 +23,6 @@
 #include <linux/vmalloc.h>
 
 #include "abpath.h"
-#include "compat.h"
 
 /*
  * On PREEMPT_RT the slow path needs task work: refuse to build for an
@@ -54,12 +53,16 @@ static const char *const timer_fastpath_counters[] = {
 	"slow_paths_hardirq",	/* slow paths that ran in hard interrupt */
 };
 
+static int timer_fastpath_init(void);
+static void timer_fastpath_exit(void);
+
 struct abpath_path abpath_timer_fastpath_path = {
-	.name		= "timer_fastpath",
-	.hook		= ABPATH_HOOK_TIMER_FASTPATH,
+	ABPATH_PATH_OF(timer_fastpath),
 	.counters	= timer_fastpath_counters,
 	.nr_counters	= ARRAY_SIZE(timer_fastpath_counters),
 	.checked	= true,
+	.init		= timer_fastpath_init,
+	.exit		= timer_fastpath_exit,
 };
 
 /*
@@ -441,15 +444,15 @@ void abpath_timer_slowpath_hook(struct task_struct *tsk)
 }
 
 /* 32768 cache lines (2 MiB), whatever the mode: a flip must not allocate. */
-int abpath_timer_fastpath_init(void)
+static int timer_fastpath_init(void)
 {
 	tf_shares = vzalloc(array_size(1U << TF_SHARES_SHIFT,
 				       sizeof(*tf_shares)));
 	return tf_shares ? 0 : -ENOMEM;
 }
 
-/* After abpath_unregister(): no tick can look at the shares any more. */
-void abpath_timer_fastpath_exit(void)
+/* After the backend has detached: no tick can look at the shares any more. */
+static void timer_fastpath_exit(void)
 {
 	vfree(tf_shares);
 	tf_shares = NULL;

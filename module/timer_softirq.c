@@ -33,8 +33,7 @@ static const char *const timer_softirq_counters[] = {
 };
 
 struct abpath_path abpath_timer_softirq_path = {
-	.name		= "timer_softirq",
-	.hook		= ABPATH_HOOK_TIMER_SOFTIRQ,
+	ABPATH_PATH_OF(timer_softirq),
 	.counters	= timer_softirq_counters,
 	.nr_counters	= ARRAY_SIZE(timer_softirq_counters),
 };

@@ -32,18 +32,18 @@
  * soft-lockup and RCU-stall thresholds, which are seconds.  0 turns the
  * watchdog off for a path.
  */
-/* Indexed by the kernel's hook id, so the order is the patch's enum. */
-static unsigned int watchdog_us[ABPATH_NR_HOOKS] = {
-	[0 ... ABPATH_NR_HOOKS - 1] = 10000,
+static unsigned int watchdog_us[ABPATH_NR_PATHS] = {
+	[0 ... ABPATH_NR_PATHS - 1] = 10000,
 };
 
-static struct abpath_param_hooks watchdog_param = {
+static struct abpath_param_paths watchdog_param = {
 	.val	= watchdog_us,
 	.max	= UINT_MAX,
 };
-module_param_cb(watchdog_us, &abpath_param_hooks_ops, &watchdog_param, 0644);
+module_param_cb(watchdog_us, &abpath_param_paths_ops, &watchdog_param, 0644);
 MODULE_PARM_DESC(watchdog_us,
-		 "per-path budget of one legacy call in microseconds, in the order group_cputime,timer_fastpath,exit_reparent,timer_softirq, or one value for all (0: no limit)");
+		 "per-path budget of one legacy call in microseconds, "
+		 ABPATH_PARAM_ORDER " (0: no limit)");
 
 static void abpath_watchdog_work(struct work_struct *work)
 {
@@ -54,7 +54,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 		abpath_add(p, ABPATH_LEGACY, ABPATH_WATCHDOG_REVERTS, 1);
 		pr_warn("%s: a legacy call took %llu us, over the %u us budget; switched back to optimized\n",
 			p->name, READ_ONCE(p->watchdog_ns) / NSEC_PER_USEC,
-			READ_ONCE(watchdog_us[p->hook]));
+			READ_ONCE(watchdog_us[p->id]));
 	}
 	clear_bit(0, &p->watchdog_pending);
 }
@@ -62,7 +62,7 @@ static void abpath_watchdog_work(struct work_struct *work)
 /* Any context; called with the duration of a legacy call and its state. */
 void abpath_watchdog_check(struct abpath_path *p, unsigned long state, u64 ns)
 {
-	u64 budget = (u64)READ_ONCE(watchdog_us[p->hook]) * NSEC_PER_USEC;
+	u64 budget = (u64)READ_ONCE(watchdog_us[p->id]) * NSEC_PER_USEC;
 
 	if (!budget || ns <= budget)
 		return;
