@@ -2,13 +2,10 @@
 /*
  * abpath internals shared by the module's files.
  *
- * One struct abpath_path per switchable kernel path.  Its mode is a plain
- * word, written under abpath_mode_lock and read once per call by the hook
- * callbacks (hardirq, IRQs off, or process context that must not sleep).
- * Not a static key: a key flip patches text and IPIs every CPU, which an
- * A/B run that flips often would pay on the whole machine (docs/design.md
- * has the rest of that story).  The word costs the hook one load, in both
- * modes alike.
+ * One struct abpath_path per switchable kernel path, listed in paths.h.
+ * Its mode is a plain word (mode.c), read once per call by the hook
+ * callbacks (hardirq, IRQs off, or process context that must not sleep);
+ * it costs a call one load, in both modes alike.
  *
  * Each path's legacy algorithm and its cross-check are plain functions of
  * the task they are given; the hook callbacks that pick them are the only

@@ -186,9 +186,11 @@ static noinline bool group_cputime_run(struct abpath_path *p,
 }
 
 /*
- * This runs on every times(): an untimed optimized call only counts and
- * returns, and thread_group_cputime() runs its own stock pass inline.  The
- * rest is out of line so that this path saves no registers.
+ * The hook patch's callback, on every times(): an untimed optimized call
+ * only counts and returns, and thread_group_cputime() runs its own stock
+ * pass inline.  The rest is out of line so that this path saves no
+ * registers.  The stock backend claims the call in its trampoline instead
+ * and comes in through abpath_group_cputime_claimed().
  */
 bool abpath_group_cputime_hook(struct task_struct *tsk,
 			       struct task_cputime *times,

@@ -429,7 +429,8 @@ bool abpath_timer_fastpath_hook(struct task_struct *tsk,
 
 /*
  * The kernel's expiry pass, before it takes siglock: the slow path, on
- * PREEMPT_RT only; elsewhere the tick has run it already.
+ * PREEMPT_RT only; elsewhere the tick has run it already.  Only the hook
+ * patch has this site, and only it builds for PREEMPT_RT.
  */
 void abpath_timer_slowpath_hook(struct task_struct *tsk)
 {

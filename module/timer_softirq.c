@@ -3,14 +3,12 @@
  * timer_softirq: whether the tick raises TIMER_SOFTIRQ.
  *
  * Optimized is the stock run_local_timers(), which raises it only when a
- * timer base's next_expiry has passed (or timer migration needs this CPU):
- * Frederic Weisbecker's v5.9 "timer: Spare timer softirq until next
- * expiry".  Legacy raises it on every tick, as mainline did until then,
- * the v4.8 timer wheel included.  (The -rt RFC "timers: Don't wake
- * ktimersoftd on every tick", 2016-12-13, did the same for -rt kernels
- * only, where the raise wakes a thread.)  The softirq then runs and finds
- * nothing due.  A spurious raise is always safe, so legacy changes cost,
- * never which timers fire when; the path has no answer to cross-check.
+ * timer base's next_expiry has passed (or timer migration needs this CPU),
+ * since v5.9.  Legacy raises it on every tick, as mainline did until then
+ * (the history: docs/design.md, "The four paths").  The softirq then runs
+ * and finds nothing due.  A spurious raise is always safe, so legacy
+ * changes cost, never which timers fire when; the path has no answer to
+ * cross-check.
  *
  * Context: the tick's hardirq, right after run_local_timers(); the pending
  * bit tells whether the stock code raised the softirq on this tick (or it

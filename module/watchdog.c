@@ -81,7 +81,7 @@ void abpath_watchdog_init(void)
 		INIT_WORK(&p->watchdog_work, abpath_watchdog_work);
 }
 
-/* After abpath_unregister(): no hook can queue a revert any more. */
+/* After the backend has detached: no callback can queue a revert any more. */
 void abpath_watchdog_exit(void)
 {
 	struct abpath_path *p;
