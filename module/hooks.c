@@ -3,7 +3,7 @@
  * The patched backend: the kernel's hook patch (CONFIG_ABPATH_HOOKS) calls
  * the paths through static calls at the exact sites of the historical
  * code.  It is the reference the stock backend (stock.c) is compared with.
- * What it attaches where is the PATCHED() lines of paths.h.
+ * What it attaches where is the ABPATH_PATCHED() lines of paths.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

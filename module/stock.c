@@ -2,7 +2,7 @@
 /*
  * The stock backend: the same paths on a distribution's own, unpatched
  * kernel, attached through ftrace at the nearest traceable site to the hook
- * patch's: the STOCK() lines of paths.h, and the handlers below
+ * patch's: the ABPATH_STOCK() lines of paths.h, and the handlers below
  * (docs/design.md, "The stock backend", has why each site is where it is).
  *
  * The vmlinux functions and data the paths need and the kernel does not
