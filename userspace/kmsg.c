@@ -106,6 +106,20 @@ static void classify(struct kmsg *k, struct kmsg_reports *r,
 		r->t_last = t;
 }
 
+static void merge(struct kmsg_reports *r, const struct kmsg_reports *from)
+{
+	if (from->other && !r->other)
+		snprintf(r->first, sizeof(r->first), "%s", from->first);
+	r->stalls += from->stalls;
+	r->starved += from->starved;
+	r->other += from->other;
+	r->lost |= from->lost;
+	if (from->t_first && (!r->t_first || from->t_first < r->t_first))
+		r->t_first = from->t_first;
+	if (from->t_last > r->t_last)
+		r->t_last = from->t_last;
+}
+
 int kmsg_mark(struct kmsg *k, struct kmsg_reports *r, double *t,
 	      const char *fmt, ...)
 {
@@ -118,6 +132,12 @@ int kmsg_mark(struct kmsg *k, struct kmsg_reports *r, double *t,
 
 	if (!k->open)
 		return -1;
+	if (!r) {
+		r = &k->carry;
+	} else {
+		merge(r, &k->carry);
+		k->carry = (struct kmsg_reports){ 0 };
+	}
 	len = snprintf(mark, sizeof(mark), "<5>abpath: bench: ");
 	va_start(ap, fmt);
 	vsnprintf(mark + len, sizeof(mark) - len - 1, fmt, ap);
@@ -137,8 +157,7 @@ int kmsg_mark(struct kmsg *k, struct kmsg_reports *r, double *t,
 	for (;;) {
 		n = read(k->fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE) {
-			if (r)
-				r->lost = true;
+			r->lost = true;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -159,8 +178,7 @@ int kmsg_mark(struct kmsg *k, struct kmsg_reports *r, double *t,
 				*t = usec / 1e6;
 			return 0;
 		}
-		if (r)
-			classify(k, r, msg, usec / 1e6);
+		classify(k, r, msg, usec / 1e6);
 	}
 }
 

@@ -8,13 +8,6 @@
 
 #include <stdbool.h>
 
-/* All zeros: not open, never tried. */
-struct kmsg {
-	bool open;
-	int fd;			/* /dev/kmsg, when open */
-	int err;		/* why it is not open: an errno */
-	double stall_t;		/* the last stall report's head, s */
-};
 
 /*
  * What the log held between two markers.  An RCU stall report in which
@@ -33,6 +26,16 @@ struct kmsg_reports {
 	double t_first, t_last;	/* the reports' kernel timestamps, s */
 };
 
+/* All zeros: not open, never tried. */
+struct kmsg {
+	bool open;
+	int fd;			/* /dev/kmsg, when open */
+	int err;		/* why it is not open: an errno */
+	double stall_t;		/* the last stall report's head, s */
+	/* Read by a mark that took no reports, for the next one that does. */
+	struct kmsg_reports carry;
+};
+
 /* /dev/kmsg, or $ABPATH_KMSG (the host tests point it elsewhere). */
 const char *kmsg_path(void);
 /* Opens the log at its end; without it (not root) reports go unread. */
@@ -40,7 +43,8 @@ void kmsg_open(struct kmsg *k);
 void kmsg_close(struct kmsg *k);
 /*
  * Writes "abpath: bench: TEXT" to the log and reads up to it, adding the
- * records before it to @r (which may be NULL to skip them); the marker's
+ * records before it to @r; with @r NULL they wait for the next mark that
+ * has one, so that no record goes unjudged.  The marker's
  * own timestamp goes to *@t when @t is not NULL.  0, or -1 when the log
  * cannot be used (not open, or k->err says why).
  */
