@@ -136,6 +136,7 @@ bool abpath_timer_softirq_hook(void);
 struct abpath_param_paths {
 	unsigned int *val;
 	unsigned int max;
+	unsigned long *mask;	/* if set, (1 << val) - 1 too, for the hooks */
 };
 
 extern const struct kernel_param_ops abpath_param_paths_ops;
@@ -260,8 +261,12 @@ static __always_inline u64 abpath_now(void)
 	return local_clock();
 }
 
-/* stats.c: 1 << abpath_sample_shift[id] calls per timed call. */
+/*
+ * stats.c: 1 << abpath_sample_shift[id] calls per timed call, and the
+ * mask of a call count's low bits that the hooks test.
+ */
 extern unsigned int abpath_sample_shift[ABPATH_NR_PATHS];
+extern unsigned long abpath_sample_mask[ABPATH_NR_PATHS];
 
 u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0);
 void abpath_account(struct abpath_path *p, unsigned long state, u64 t0);
@@ -277,9 +282,8 @@ static __always_inline bool abpath_count(struct abpath_path *p,
 					 enum abpath_id id)
 {
 	u64 n = this_cpu_add_return(p->stats->counter[mode][ABPATH_CALLS], 1);
-	unsigned int shift = READ_ONCE(abpath_sample_shift[id]);
 
-	return !(n & ((1ULL << shift) - 1));
+	return !((n - 1) & READ_ONCE(abpath_sample_mask[id]));
 }
 
 /* Counts the call; the start time of a timed call, 0 for an untimed one. */
@@ -300,10 +304,16 @@ static __always_inline bool abpath_group_cputime_claim(unsigned long state,
 						       enum abpath_mode *mode,
 						       bool *timed)
 {
+	struct abpath_path *p = &abpath_group_cputime_path;
+
+	/* The mode first: each arm's count then has a constant address. */
 	*mode = abpath_state_mode(state);
-	*timed = abpath_count(&abpath_group_cputime_path, *mode,
-			      ABPATH_ID(group_cputime));
-	return *mode == ABPATH_LEGACY || *timed;
+	if (*mode == ABPATH_LEGACY) {
+		*timed = abpath_count(p, ABPATH_LEGACY, ABPATH_ID(group_cputime));
+		return true;
+	}
+	*timed = abpath_count(p, ABPATH_OPTIMIZED, ABPATH_ID(group_cputime));
+	return *timed;
 }
 
 /*

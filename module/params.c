@@ -46,8 +46,11 @@ static int abpath_param_paths_set(const char *val,
 	if (ret)
 		return ret;
 
-	for (i = 0; i < ABPATH_NR_PATHS; i++)
+	for (i = 0; i < ABPATH_NR_PATHS; i++) {
 		WRITE_ONCE(pp->val[i], v[n == 1 ? 0 : i]);
+		if (pp->mask)
+			WRITE_ONCE(pp->mask[i], (1UL << pp->val[i]) - 1);
+	}
 	return 0;
 }
 

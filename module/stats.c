@@ -14,19 +14,27 @@
 
 /*
  * Indexed by path id, like watchdog_us.  group_cputime runs once per
- * times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID) and its stock pass
- * costs about as much as the two clock reads that would time it, so only
- * one call in 64 is timed (docs/benchmarks.md has the measurement).  The
- * other paths run at most once per tick or per exit, where timing every
- * call is noise, and their watchdog sees every legacy call.
+ * times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID), and a timed call
+ * costs about as much as four of them (the clock reads and the
+ * cross-check's two stock samples), so only one call in 2^8 is timed
+ * (docs/benchmarks.md, "The module's own overhead").  The other paths run
+ * at most once per tick or per exit, where timing every call is noise,
+ * and their watchdog sees every legacy call.
  */
+#define ABPATH_GC_SAMPLE_SHIFT	8
+
 unsigned int abpath_sample_shift[ABPATH_NR_PATHS] = {
-	[ABPATH_ID(group_cputime)] = 6,
+	[ABPATH_ID(group_cputime)] = ABPATH_GC_SAMPLE_SHIFT,
+};
+
+unsigned long abpath_sample_mask[ABPATH_NR_PATHS] = {
+	[ABPATH_ID(group_cputime)] = (1UL << ABPATH_GC_SAMPLE_SHIFT) - 1,
 };
 
 static struct abpath_param_paths sample_shift_param = {
 	.val	= abpath_sample_shift,
 	.max	= 20,
+	.mask	= abpath_sample_mask,
 };
 module_param_cb(sample_shift, &abpath_param_paths_ops, &sample_shift_param,
 		0644);

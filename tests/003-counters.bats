@@ -76,14 +76,17 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	expect "$(counter exit_reparent optimized timed)" -ge "$calls" "exit_reparent optimized timed vs calls counted before"
 }
 
-@test "group_cputime times one call in 64, and sample_shift changes that" {
-	"$WL/pound-times" -c 6400 -n 1 >/dev/null
+@test "group_cputime times one call in 2^sample_shift, and sample_shift changes that" {
+	run -0 cat "$PARAM/sample_shift"
+	shift=${output%%,*}
+	n=$((1 << shift))
+	"$WL/pound-times" -c $((100 * n)) -n 1 >/dev/null
 	calls=$(counter group_cputime optimized calls)
 	timed=$(counter group_cputime optimized timed)
-	expect "$calls" -ge 6400 "group_cputime optimized calls"
-	# Per CPU, every 64th call: at most one extra per CPU from rounding.
-	[ "$timed" -ge $((calls / 64 - 2)) ] && [ "$timed" -le $((calls / 64 + 2)) ] ||
-		fail "$timed of $calls calls timed"
+	expect "$calls" -ge $((100 * n)) "group_cputime optimized calls"
+	# Per CPU, every n-th call: at most one extra per CPU from rounding.
+	[ "$timed" -ge $((calls / n - 2)) ] && [ "$timed" -le $((calls / n + 2)) ] ||
+		fail "$timed of $calls calls timed, one in $n expected"
 	run -0 awk '$1 == "optimized" { n += $4 } END { print n }' "$DBG/hist/group_cputime"
 	expect "$output" -ge "$timed" "group_cputime optimized calls in the histogram vs timed"
 	expect "$output" -le $((timed + 2)) "group_cputime optimized calls in the histogram vs timed + 2"
@@ -91,23 +94,30 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	write_file "$PARAM/sample_shift" 0,0,0,0
 	write_file "$DBG/reset" 1
 	"$WL/pound-times" -c 1000 -n 1 >/dev/null
-	write_file "$PARAM/sample_shift" 6,0,0,0
+	write_file "$PARAM/sample_shift" "$shift,0,0,0"
 	expect "$(counter group_cputime optimized timed)" -ge 1000 "group_cputime optimized timed with sample_shift 0"
 }
 
-@test "sample_shift takes 0 to 20 per path, or one value for all, and nothing else" {
+@test "sample_shift defaults to 8,0,0,0, takes 0 to 20 per path, or one value for all, and nothing else" {
 	run -0 cat "$PARAM/sample_shift"
-	assert_output "6,0,0,0"
+	assert_output "8,0,0,0"
 	for w in 21 -1 x 5,0,0,99 '\n' 1.5 1,2,3 1,2,3,4,5 1,,2,3 ' 1'; do
 		run ! write_file "$PARAM/sample_shift" "$w"
 		assert_output --partial "Invalid argument"
 		run -0 cat "$PARAM/sample_shift"
-		assert_output "6,0,0,0"
+		assert_output "8,0,0,0"
 	done
 	write_file "$PARAM/sample_shift" '3\n'
 	run -0 cat "$PARAM/sample_shift"
 	assert_output "3,3,3,3"
-	write_file "$PARAM/sample_shift" '6,0,0,0'
+	# The hooks test a mask derived from the shift: one call in 8 now.
+	write_file "$DBG/reset" 1
+	"$WL/pound-times" -c 800 -n 1 >/dev/null
+	calls=$(counter group_cputime optimized calls)
+	timed=$(counter group_cputime optimized timed)
+	[ "$timed" -ge $((calls / 8 - 2)) ] && [ "$timed" -le $((calls / 8 + 2)) ] ||
+		fail "$timed of $calls calls timed with sample_shift 3, one in 8 expected"
+	write_file "$PARAM/sample_shift" '8,0,0,0'
 }
 
 @test "reset zeroes every counter and histogram" {
