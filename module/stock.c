@@ -21,7 +21,6 @@
 #include <linux/ftrace.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
-#include <linux/rcupdate_wait.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
@@ -161,10 +160,7 @@ static bool stock_timer_check_after(struct task_struct *tsk)
  * path runs in the handler (never on PREEMPT_RT, which this backend
  * refuses), so the answer, which the kernel's check gives, is not needed.
  */
-static void notrace stock_on_timer_tick(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+static void stock_on_timer_tick(void)
 {
 	struct task_struct *tsk = current;
 
@@ -174,18 +170,13 @@ static void notrace stock_on_timer_tick(unsigned long ip,
 }
 
 /* do_exit() entry: process context, interrupts on, no lock held. */
-static void notrace stock_on_exit(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *op,
-				  struct ftrace_regs *fregs)
+static void stock_on_exit(void)
 {
 	abpath_exit_reparent_hook(current);
 }
 
 /* rcu_sched_clock_irq() entry, the tick's hardirq. */
-static void notrace stock_on_rcu_tick(unsigned long ip,
-				      unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
+static void stock_on_rcu_tick(void)
 {
 	if (abpath_timer_softirq_hook())
 		raise_softirq(TIMER_SOFTIRQ);
@@ -231,42 +222,72 @@ static const char *stock_check_rcu_tick(void)
 struct stock_site {
 	struct abpath_path *path;
 	const char *func;
+	unsigned long entry;	/* func's address */
+	void (*handler)(void);	/* on the shared ops, or */
+	void (*direct)(void);	/* a direct trampoline there */
 	const char *(*check)(void);
-	struct ftrace_ops ops;
-	void (*direct)(void);	/* a direct trampoline instead of ops.func */
 	const char *site;	/* what <path>/site says */
-	bool attached;
+	struct ftrace_ops *ops;	/* stock_entry_ops, or direct_ops */
+	struct ftrace_ops direct_ops;
 };
 
-/*
- * By path id; a path without a site has no ->path here.  Handlers take
- * their own locks, so FTRACE_OPS_FL_RECURSION stays clear (it would add
- * ftrace's assist function); PERMANENT keeps sysctl
- * kernel.ftrace_enabled=0 from turning every legacy path back into
- * optimized behind the user's back.  register_ftrace_direct() sets a
- * direct ops' flags itself, PERMANENT not among them; the other sites'
- * ops still refuse ftrace_enabled=0.  A direct call excludes an IPMODIFY
- * user of the function, as IPMODIFY did.
- */
+/* By path id; a path without a site has no ->path here. */
 static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
-#define ABPATH_STOCK(name, fn, handler, chk, text)			\
+#define ABPATH_STOCK(name, fn, on_entry, chk, text)			\
 	[ABPATH_ID(name)] = {						\
-		.path	= &abpath_##name##_path,			\
-		.func	= #fn,						\
-		.check	= chk,						\
-		.ops	= { .func = handler,				\
-			    .flags = FTRACE_OPS_FL_PERMANENT },		\
-		.site	= text,						\
+		.path	 = &abpath_##name##_path,			\
+		.func	 = #fn,						\
+		.entry	 = (unsigned long)(fn),				\
+		.handler = on_entry,					\
+		.check	 = chk,						\
+		.site	 = text,					\
 	},
 #define ABPATH_STOCK_DIRECT(name, fn, trampoline, chk, text)		\
 	[ABPATH_ID(name)] = {						\
-		.path	= &abpath_##name##_path,			\
-		.func	= #fn,						\
-		.check	= chk,						\
-		.direct	= trampoline,					\
-		.site	= text,						\
+		.path	 = &abpath_##name##_path,			\
+		.func	 = #fn,						\
+		.direct	 = trampoline,					\
+		.check	 = chk,						\
+		.site	 = text,					\
 	},
 #include "paths.h"
+};
+
+/*
+ * Every site but the direct one shares one ftrace_ops, which dispatches
+ * by the function it was called from: unregistering an ops waits for RCU
+ * Tasks, so one ops for them all makes an unload one wait shorter per
+ * site.  ftrace hands the handler its site's address, the function's
+ * entry or the instruction after its ENDBR.  It runs on a tick or an
+ * exit, never on a times(), so the walk and the indirect call cost
+ * nothing measurable.
+ */
+static void notrace stock_on_entry(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op,
+				   struct ftrace_regs *fregs)
+{
+	struct stock_site *s;
+
+	for (s = stock_sites; s < stock_sites + ABPATH_NR_PATHS; s++) {
+		if (s->handler && ip - s->entry <= ENDBR_INSN_SIZE) {
+			s->handler();
+			return;
+		}
+	}
+}
+
+/*
+ * Handlers take their own locks, so FTRACE_OPS_FL_RECURSION stays clear
+ * (it would add ftrace's assist function); PERMANENT keeps sysctl
+ * kernel.ftrace_enabled=0 from turning every legacy path back into
+ * optimized behind the user's back.  register_ftrace_direct() sets a
+ * direct ops' flags itself, PERMANENT not among them; the shared ops
+ * still refuses ftrace_enabled=0.  A direct call excludes an IPMODIFY
+ * user of the function, as IPMODIFY did.
+ */
+static struct ftrace_ops stock_entry_ops = {
+	.func	= stock_on_entry,
+	.flags	= FTRACE_OPS_FL_PERMANENT,
 };
 
 const char *abpath_backend_site(const struct abpath_path *p)
@@ -274,34 +295,11 @@ const char *abpath_backend_site(const struct abpath_path *p)
 	return stock_sites[p->id].site;
 }
 
-static int stock_register(struct stock_site *s)
-{
-	if (!s->direct)
-		return register_ftrace_function(&s->ops);
-	return abpath_register_ftrace_direct(&s->ops, (unsigned long)s->direct);
-}
-
-static int stock_unregister(struct stock_site *s)
-{
-	if (!s->direct)
-		return unregister_ftrace_function(&s->ops);
-	return abpath_unregister_ftrace_direct(&s->ops,
-					       (unsigned long)s->direct);
-}
-
 /* Why a path is unavailable, one per path; see abpath_path::unavailable. */
 static char stock_why[ABPATH_NR_PATHS][128];
 
-static void stock_detach(struct stock_site *s)
-{
-	if (!s->attached)
-		return;
-	WARN_ON_ONCE(stock_unregister(s));
-	ftrace_free_filter(&s->ops);
-	s->attached = false;
-}
-
-static int stock_attach(struct stock_site *s, char *why, size_t len)
+/* Takes @s's function into its ops' filter; 0, or why not in @why. */
+static int stock_filter(struct stock_site *s, char *why, size_t len)
 {
 	char func[KSYM_NAME_LEN];
 	const char *bad;
@@ -314,42 +312,72 @@ static int stock_attach(struct stock_site *s, char *why, size_t len)
 	}
 	/* ftrace_set_filter() parses its buffer in place. */
 	strscpy(func, s->func, sizeof(func));
-	ret = ftrace_set_filter(&s->ops, func, strlen(func), 1);
-	if (ret) {
+	ret = ftrace_set_filter(s->ops, func, strlen(func), 0);
+	if (ret)
 		scnprintf(why, len, "%s() is not traceable (%d)", s->func, ret);
-		return ret;
-	}
-	ret = stock_register(s);
-	if (ret) {
-		if (ret == -EBUSY && s->direct)
-			scnprintf(why, len,
-				  "%s() is already modified by another ftrace user, a livepatch perhaps (%d)",
-				  s->func, ret);
-		else
-			scnprintf(why, len, "cannot attach to %s() (%d)",
-				  s->func, ret);
-		ftrace_free_filter(&s->ops);
-		return ret;
-	}
-	s->attached = true;
-	return 0;
+	return ret;
 }
 
+/* A direct site's own ops; 0, or why not in @why. */
+static int stock_register_direct(struct stock_site *s, char *why, size_t len)
+{
+	int ret;
+
+	ret = abpath_register_ftrace_direct(s->ops, (unsigned long)s->direct);
+	if (ret == -EBUSY)
+		scnprintf(why, len,
+			  "%s() is already modified by another ftrace user, a livepatch perhaps (%d)",
+			  s->func, ret);
+	else if (ret)
+		scnprintf(why, len, "cannot attach to %s() (%d)", s->func, ret);
+	if (ret)
+		ftrace_free_filter(s->ops);
+	return ret;
+}
+
+static bool stock_entry_registered;
+
+/*
+ * Every site's function goes into its ops' filter, then the direct ops
+ * and the shared one are registered.  A path whose site fails either step
+ * is unavailable, and the others are not; the shared ops failing fails
+ * every site it filtered.
+ */
 int abpath_backend_init(void)
 {
-	unsigned int attached = 0;
+	unsigned int attached = 0, shared = 0;
 	struct abpath_path *p;
 	struct stock_site *s;
 	char *why;
+	int ret;
 
 	abpath_module_text(THIS_MODULE, &stock_text, &stock_text_size);
 	abpath_for_each_path(p) {
 		s = &stock_sites[p->id];
+		s->ops = s->direct ? &s->direct_ops : &stock_entry_ops;
 		why = stock_why[p->id];
 		if (!s->path)
 			abpath_path_unavailable(p, "the stock backend has no site for it");
-		else if (stock_attach(s, why, sizeof(stock_why[0])))
+		else if (stock_filter(s, why, sizeof(stock_why[0])))
 			abpath_path_unavailable(p, why);
+		else if (s->direct &&
+			 stock_register_direct(s, why, sizeof(stock_why[0])))
+			abpath_path_unavailable(p, why);
+		else if (!s->direct)
+			shared++;
+	}
+	ret = shared ? register_ftrace_function(&stock_entry_ops) : 0;
+	if (ret)
+		ftrace_free_filter(&stock_entry_ops);
+	stock_entry_registered = shared && !ret;
+	abpath_for_each_path(p) {
+		s = &stock_sites[p->id];
+		why = stock_why[p->id];
+		if (ret && !p->unavailable && !s->direct) {
+			scnprintf(why, sizeof(stock_why[0]),
+				  "cannot attach to %s() (%d)", s->func, ret);
+			abpath_path_unavailable(p, why);
+		}
 		attached += !p->unavailable;
 	}
 	if (!attached) {
@@ -360,16 +388,31 @@ int abpath_backend_init(void)
 }
 
 /*
- * Unregistering waits for handlers in flight, but a call diverted to
- * group_cputime's legacy arm runs this module's text after its handler
- * returned, and may be preempted there: RCU Tasks waits until every task
- * has left it.  The tick's handlers ran with interrupts off: plain RCU.
+ * Unregistering an ops waits for its handlers in flight, and then, the
+ * ops being a module's, for RCU Tasks Rude and, on a preemptible kernel,
+ * RCU Tasks (ftrace_shutdown()), after its sites are gone.  That is also
+ * what a call diverted to group_cputime's module function needs, which
+ * runs after the trampoline returned and may be preempted there: once
+ * the direct ops is unregistered, no task is left in this module's text.
+ * A kernel that cannot preempt it there needs every CPU to schedule,
+ * which RCU Tasks Rude is.  So no wait of its own: each costs about a
+ * second under TCG, and an unload waits for the two ops' already.
  */
 void abpath_backend_exit(void)
 {
-	int i;
+	struct abpath_path *p;
+	struct stock_site *s;
 
-	for (i = ARRAY_SIZE(stock_sites) - 1; i >= 0; i--)
-		stock_detach(&stock_sites[i]);
-	synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+	if (stock_entry_registered) {
+		WARN_ON_ONCE(unregister_ftrace_function(&stock_entry_ops));
+		ftrace_free_filter(&stock_entry_ops);
+	}
+	abpath_for_each_path(p) {
+		s = &stock_sites[p->id];
+		if (s->direct && !p->unavailable) {
+			WARN_ON_ONCE(abpath_unregister_ftrace_direct(s->ops,
+								     (unsigned long)s->direct));
+			ftrace_free_filter(s->ops);
+		}
+	}
 }
