@@ -16,12 +16,12 @@
  * Indexed by path id, like watchdog_us.  group_cputime runs once per
  * times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID), and a timed call
  * costs about as much as four of them (the clock reads and the
- * cross-check's two stock samples), so only one call in 2^8 is timed
+ * cross-check's two stock samples), so only one call in 2^10 is timed
  * (docs/benchmarks.md, "The module's own overhead").  The other paths run
  * at most once per tick or per exit, where timing every call is noise,
  * and their watchdog sees every legacy call.
  */
-#define ABPATH_GC_SAMPLE_SHIFT	8
+#define ABPATH_GC_SAMPLE_SHIFT	10
 
 unsigned int abpath_sample_shift[ABPATH_NR_PATHS] = {
 	[ABPATH_ID(group_cputime)] = ABPATH_GC_SAMPLE_SHIFT,

@@ -98,14 +98,14 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	expect "$(counter group_cputime optimized timed)" -ge 1000 "group_cputime optimized timed with sample_shift 0"
 }
 
-@test "sample_shift defaults to 8,0,0,0, takes 0 to 20 per path, or one value for all, and nothing else" {
+@test "sample_shift defaults to 10,0,0,0, takes 0 to 20 per path, or one value for all, and nothing else" {
 	run -0 cat "$PARAM/sample_shift"
-	assert_output "8,0,0,0"
+	assert_output "10,0,0,0"
 	for w in 21 -1 x 5,0,0,99 '\n' 1.5 1,2,3 1,2,3,4,5 1,,2,3 ' 1'; do
 		run ! write_file "$PARAM/sample_shift" "$w"
 		assert_output --partial "Invalid argument"
 		run -0 cat "$PARAM/sample_shift"
-		assert_output "8,0,0,0"
+		assert_output "10,0,0,0"
 	done
 	write_file "$PARAM/sample_shift" '3\n'
 	run -0 cat "$PARAM/sample_shift"
@@ -117,7 +117,7 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	timed=$(counter group_cputime optimized timed)
 	[ "$timed" -ge $((calls / 8 - 2)) ] && [ "$timed" -le $((calls / 8 + 2)) ] ||
 		fail "$timed of $calls calls timed with sample_shift 3, one in 8 expected"
-	write_file "$PARAM/sample_shift" '8,0,0,0'
+	write_file "$PARAM/sample_shift" '10,0,0,0'
 }
 
 @test "reset zeroes every counter and histogram" {
