@@ -13,8 +13,8 @@
  * path makes a burst of slow calls queue one revert and log one line.
  *
  * It sees the timed calls only (sample_shift): every legacy call of the
- * tick and exit paths, one group_cputime call in 64 by default, so a
- * group that is over budget on every call is caught within 64 calls.
+ * tick and exit paths, one group_cputime call in 1024 by default, so a
+ * group that is over budget on every call is caught within 1024 calls.
  * A process-context call (group_cputime, exit_reparent) that was switched
  * out part way is not judged (see abpath_switches()).
  */

@@ -19,12 +19,12 @@ for wl in pound-times pound-clock; do
 		for mode in optimized legacy; do
 			echo "$mode" >"$SYS/group_cputime/mode"
 			echo 1 >"$DBG/reset"
-			t0=$(date +%s%N)
+			t0=$EPOCHREALTIME
 			"$WL/$wl" -n "$n" -c 200000 >/dev/null
-			t1=$(date +%s%N)
+			t1=$EPOCHREALTIME
 			calls=$(counter "$mode" calls) timed=$(counter "$mode" timed)
-			awk -v w="$wl" -v n="$n" -v m="$mode" -v c="$calls" -v t="$timed" -v s="$(((t1 - t0) / 1000000))" \
-				'BEGIN { printf "%s -n %d %s: %d calls, %d timed in %.2f s: %.0f timed calls/s\n", w, n, m, c, t, s / 1000, t / (s / 1000) }'
+			awk -v w="$wl" -v n="$n" -v m="$mode" -v c="$calls" -v t="$timed" -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+				'BEGIN { printf "%s -n %d %s: %d calls, %d timed in %.2f s: %.0f timed calls/s\n", w, n, m, c, t, s, t / s }'
 		done
 	done
 done
