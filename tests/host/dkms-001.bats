@@ -41,7 +41,7 @@ dkms_installs() {
 	[[ $kver == 6.1.* ]]
 }
 
-# dkms_installs_stock stock-6.12|stock-6.1: DKMS builds the stock backend
+# dkms_installs_stock stock-SUITE: DKMS builds the stock backend
 # against Debian's headers for that kernel; the module it installs keeps
 # its livepatch relocations through DKMS's strip and is signed by the DKMS
 # key (tests/tools/verify-module-sig checks the signature itself).
@@ -64,12 +64,12 @@ dkms_installs_stock() {
 }
 
 @test "dkms builds the stock backend for Debian's own 6.12: relocations kept, signed" {
-	dkms_installs_stock stock-6.12
+	dkms_installs_stock stock-bookworm-6.12
 	[[ $kver == 6.12.*+deb12-amd64 ]]
 }
 
 @test "dkms builds the stock backend for Debian's own 6.1: relocations kept, signed" {
-	dkms_installs_stock stock-6.1
+	dkms_installs_stock stock-bookworm
 	[[ $kver == 6.1.*-amd64 ]]
 }
 
