@@ -3,7 +3,7 @@
  * What differs between the kernels abpath builds for, told apart by what
  * their headers declare, never by version: Kbuild greps the headers for
  * the ones a macro cannot see (ABPATH_FTRACE_DIRECT_MULTI,
- * ABPATH_MODULE_MEMORY), and the rest is tested here.  Every file gets it
+ * ABPATH_MODULE_MEMORY, ABPATH_KTIMERS), and the rest is tested here.  Every file gets it
  * through abpath.h; nothing else in the module tests a kernel's version
  * or its headers.
  */
@@ -47,6 +47,24 @@ typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 	struct lockdep_map name __maybe_unused
 #define abpath_nonrt_begin(map)	((void)(map))
 #define abpath_nonrt_end(map)	((void)(map))
+#endif
+
+/*
+ * From 6.13, with interrupts threaded (threadirqs, and always on
+ * PREEMPT_RT), the tick raises TIMER_SOFTIRQ for the ktimers thread, in a
+ * pending mask of its own: raise_timer_softirq() and
+ * local_timers_pending() say which mask, and the raise must go there.
+ * Before, every tick raised it in the softirq mask.  Hard interrupt only.
+ */
+#include <linux/interrupt.h>
+#ifdef ABPATH_KTIMERS
+#define abpath_timer_softirq_pending() \
+	(local_timers_pending() & BIT(TIMER_SOFTIRQ))
+#define abpath_raise_timer_softirq()	raise_timer_softirq(TIMER_SOFTIRQ)
+#else
+#define abpath_timer_softirq_pending() \
+	(local_softirq_pending() & BIT(TIMER_SOFTIRQ))
+#define abpath_raise_timer_softirq()	raise_softirq(TIMER_SOFTIRQ)
 #endif
 
 /* What only the stock backend (stock.c) uses: ftrace and module layout. */

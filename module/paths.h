@@ -57,7 +57,8 @@ ABPATH_PATCHED(timer_fastpath, ABPATH_HOOK_TIMER_FASTPATH,
 	       "fastpath_timer_check(); " ABPATH_TF_SLOW_SITE)
 ABPATH_PATCHED_CALL(timer_fastpath, abpath_timer_fastpath_hook)
 ABPATH_PATCHED_CALL(timer_slowpath, abpath_timer_slowpath_hook)
-ABPATH_STOCK(timer_fastpath, run_posix_cpu_timers, stock_on_timer_tick, NULL,
+ABPATH_STOCK(timer_fastpath, run_posix_cpu_timers, stock_on_timer_tick,
+	     stock_check_tick,
 	     "run_posix_cpu_timers() entry; " ABPATH_TF_SLOW_SITE)
 
 ABPATH_PATH(exit_reparent)

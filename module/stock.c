@@ -43,14 +43,6 @@
 /* The tick's handler reads whether the CPU timer task work is queued. */
 #error "the stock backend needs CONFIG_POSIX_CPU_TIMERS_TASK_WORK"
 #endif
-/*
- * A handler runs with preemption off when another ftrace user shares its
- * function, and the slow paths take tasklist_lock and siglock, which
- * sleep on PREEMPT_RT.
- */
-#ifdef CONFIG_PREEMPT_RT
-#error "the stock backend does not support PREEMPT_RT; build the hook patch into the kernel instead"
-#endif
 
 /* The kernel's loader applies the livepatch relocations of such a module. */
 MODULE_INFO(livepatch, "Y");
@@ -157,8 +149,8 @@ static bool stock_timer_check_after(struct task_struct *tsk)
 /*
  * run_posix_cpu_timers() entry, the tick's hardirq.  Its own first test
  * comes first, as it does before fastpath_timer_check(); the legacy slow
- * path runs in the handler (never on PREEMPT_RT, which this backend
- * refuses), so the answer, which the kernel's check gives, is not needed.
+ * path runs in the handler (never on PREEMPT_RT: stock_check_tick()), so
+ * the answer, which the kernel's check gives, is not needed.
  */
 static void stock_on_timer_tick(void)
 {
@@ -169,9 +161,18 @@ static void stock_on_timer_tick(void)
 	abpath_timer_fastpath_hook(tsk, stock_timer_check_after);
 }
 
-/* do_exit() entry: process context, interrupts on, no lock held. */
+/*
+ * do_exit() entry: process context, interrupts on, no lock held.  When
+ * another ftrace user shares do_exit(), ftrace calls every handler with
+ * preemption off, where PREEMPT_RT's tasklist_lock, which the legacy scan
+ * takes, sleeps: the call is then left to the stock code, and said once.
+ */
 static void stock_on_exit(void)
 {
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && !preemptible()) {
+		pr_warn_once("exit_reparent: do_exit() is shared with another ftrace user, so its calls run with preemption off, where PREEMPT_RT's tasklist_lock sleeps: left to the stock code\n");
+		return;
+	}
 	abpath_exit_reparent_hook(current);
 }
 
@@ -179,7 +180,7 @@ static void stock_on_exit(void)
 static void stock_on_rcu_tick(void)
 {
 	if (abpath_timer_softirq_hook())
-		raise_softirq(TIMER_SOFTIRQ);
+		abpath_raise_timer_softirq();
 }
 
 /*
@@ -208,6 +209,19 @@ static bool stock_calls(unsigned long caller, unsigned long callee,
 			return true;
 	}
 	return false;
+}
+
+/*
+ * 2.6.27's slow path takes tasklist_lock and siglock in the tick's hard
+ * interrupt, and on PREEMPT_RT both sleep.  The hook patch runs it in the
+ * CPU timer task work there (the RT variant); this backend has no such
+ * site.
+ */
+static const char *stock_check_tick(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "PREEMPT_RT: the slow path's locks sleep in the tick; use the hook patch";
+	return NULL;
 }
 
 /* timer_softirq's site is "right after run_local_timers()" only so. */

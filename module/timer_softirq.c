@@ -12,7 +12,8 @@
  *
  * Context: the tick's hardirq, right after run_local_timers(); the pending
  * bit tells whether the stock code raised the softirq on this tick (or it
- * was already pending, in which case it runs anyway).
+ * was already pending, in which case it runs anyway), in whichever mask
+ * this kernel raises it (abpath_timer_softirq_pending(), compat.h).
  */
 #include <linux/interrupt.h>
 
@@ -44,7 +45,7 @@ bool abpath_timer_softirq_hook(void)
 	u64 t0 = abpath_start(p, mode);
 	bool stock_raised;
 
-	stock_raised = local_softirq_pending() & BIT(TIMER_SOFTIRQ);
+	stock_raised = abpath_timer_softirq_pending();
 	abpath_add(p, mode, SOFTIRQ_TICKS, 1);
 	if (!stock_raised)
 		abpath_add(p, mode, SOFTIRQ_SUPPRESSED, 1);

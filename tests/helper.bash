@@ -1,7 +1,7 @@
 # Shared by the VM bats suite (tests/*.bats); runs inside the test VM.
 # shellcheck shell=bash
 
-load last-run
+load "${BASH_SOURCE[0]%/*}/last-run"
 
 SYS=/sys/kernel/abpath
 DBG=/sys/kernel/debug/abpath

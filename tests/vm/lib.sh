@@ -77,31 +77,183 @@ kernel_build_dir() {
 }
 
 # Debian's own kernels, unpatched and signed, which the stock backend
-# builds against and loads into: the one place their releases are
-# written. A new Debian kernel ABI is a new release here.
-stock_kver() { # stock-6.12 | stock-6.1
+# builds against and loads into, named by suite, never by version: a
+# name resolves to the version the archive's meta-packages name when the
+# run starts, so a new Debian kernel ABI is picked up, and one that left
+# the archive is never asked for.
+#
+#   stock-bookworm          Debian 12's linux-image-amd64 (6.1)
+#   stock-bookworm-6.12     Debian 12's linux-image-6.12-amd64
+#   stock-trixie            Debian 13's linux-image-amd64
+#   stock-trixie-backports  trixie-backports' linux-image-amd64
+#   stock-sid               unstable's linux-image-amd64
+#
+# and each with -rt, the PREEMPT_RT flavour (linux-image-rt-amd64 and
+# linux-image-6.12-rt-amd64). stock-6.1 and stock-6.12 are the old names
+# of stock-bookworm and stock-bookworm-6.12.
+STOCK_KERNELS="stock-bookworm stock-bookworm-6.12 stock-trixie stock-trixie-backports stock-sid"
+
+# stock_canon NAME: the suite name NAME stands for.
+stock_canon() {
 	case $1 in
-	stock-6.12) echo 6.12.117+deb12-amd64 ;;
-	stock-6.1) echo 6.1.0-56-amd64 ;;
-	*) die "no stock kernel '$1': there are stock-6.12 and stock-6.1" ;;
+	stock-6.1) echo stock-bookworm ;;
+	stock-6.12) echo stock-bookworm-6.12 ;;
+	*) echo "$1" ;;
 	esac
+}
+
+# stock_spec NAME: "RELEASE PACKAGE", the Debian release whose userland
+# builds for NAME and the meta-package that names its kernel, with the
+# suite to take it from when that is not the release's default
+# (apt-cache's PACKAGE/SUITE).
+stock_spec() {
+	local n rt= series= rel suite=
+	n=$(stock_canon "$1")
+	n=${n#stock-}
+	case $n in *-rt) rt=rt- n=${n%-rt} ;; esac
+	case $n in
+	bookworm) rel=bookworm ;;
+	bookworm-6.12) rel=bookworm series=6.12- ;;
+	trixie) rel=trixie ;;
+	trixie-backports) rel=trixie suite=/trixie-backports ;;
+	sid) rel=sid ;;
+	*) die "no stock kernel '$1': there are ${STOCK_KERNELS// /, } and each with -rt (stock-6.1 and stock-6.12 stand for stock-bookworm and stock-bookworm-6.12)" ;;
+	esac
+	echo "$rel linux-image-$series${rt}amd64$suite"
+}
+
+host_release() { (. /etc/os-release && echo "${VERSION_CODENAME:-}"); }
+
+# deb_root RELEASE: where RELEASE's userland is, "" for the host's own.
+# Another release's kbuild tools need its own libc (trixie's and sid's
+# need glibc 2.38, Debian 12 has 2.36), so the module builds for its
+# kernels in a root of that release, made once with mmdebstrap and kept
+# in the cache: its gcc, kbuild, DKMS and kmod, as on a user's machine.
+deb_root() {
+	local rel=$1 r mirror=http://deb.debian.org/debian
+	local sources=("deb $mirror $rel main")
+	[ "$rel" = "$(host_release)" ] && return 0
+	r=$ABPATH_CACHE/root-$rel
+	[ -f "$r/.abpath-root" ] && { echo "$r"; return 0; }
+	case $rel in
+	sid) ;;
+	*) sources+=("deb $mirror $rel-updates main"
+		"deb http://deb.debian.org/debian-security $rel-security main"
+		"deb $mirror $rel-backports main") ;;
+	esac
+	need_pkgs mmdebstrap
+	mkdir -p "$ABPATH_CACHE"
+	(
+		flock 9
+		[ -f "$r/.abpath-root" ] && exit 0
+		stage "a Debian $rel root for its kernels' modules, in $r"
+		rm -rf "$r" "$r.tmp"
+		# The archive may be a snapshot older than unstable's Release
+		# file stays valid (a week); the signature is still checked.
+		mmdebstrap --quiet --variant=minbase \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--include=gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl \
+			"$rel" "$r.tmp" "${sources[@]}" >&2 ||
+			die "mmdebstrap of Debian $rel failed"
+		touch "$r.tmp/.abpath-root"
+		mv "$r.tmp" "$r"
+	) 9>"$r.lock" || exit
+	echo "$r"
+}
+
+# in_root ROOT CMD...: CMD on the host when ROOT is "", else inside ROOT,
+# with this clone and /proc (objtool reads it) mounted at their own
+# paths, in a mount namespace of its own, so nothing outlives CMD. CMD
+# starts in the same directory when that is in the clone.
+in_root() {
+	local r=$1
+	shift
+	[ -n "$r" ] || { "$@"; return; }
+	unshare --mount --propagation private -- /bin/bash -c '
+		r=$1 top=$2
+		shift 2
+		mkdir -p "$r$top" "$r/dev/pts" && mount --bind "$top" "$r$top" &&
+			mount -t proc proc "$r/proc" &&
+			mount -t devpts -o newinstance devpts "$r/dev/pts" &&
+			exec chroot "$r" /bin/sh -c '\''cd "$0" 2>/dev/null || cd /; exec "$@"'\'' \
+				"$PWD" "$@"' \
+		in_root "$r" "$ABPATH_TOP" "$@"
+}
+
+# apt's lists in ROOT no older than an hour: a run resolves versions
+# against the archive as it is when the run starts.
+apt_fresh() {
+	local r=$1 stamp=$1/var/lib/apt/.abpath-updated
+	[ -z "$r" ] && stamp=$ABPATH_CACHE/.apt-updated
+	[ -n "$(find "$stamp" -mmin -60 2>/dev/null)" ] && return 0
+	in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		update -qq >/dev/null || die "apt-get update failed${r:+ in $r}"
+	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+}
+
+# stock_resolve NAME: the kernel release (uname -r) NAME is today, from
+# its meta-package's dependency in the release's apt lists. The headers'
+# meta-package must name the same one: an archive caught between two
+# uploads fails here, not with a module built for the wrong kernel.
+stock_resolve() {
+	local spec rel pkg r kver hpkg hver
+	spec=$(stock_spec "$1") || exit
+	read -r rel pkg <<<"$spec"
+	r=$(deb_root "$rel") || exit
+	apt_fresh "$r"
+	kver=$(in_root "$r" apt-cache depends "$pkg" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*\)$/\1/p' | head -1)
+	[ -n "$kver" ] ||
+		die "cannot resolve $1: Debian $rel's $pkg names no linux-image-VERSION package (is it in the archive?)"
+	hpkg=${pkg/linux-image-/linux-headers-}
+	hver=$(in_root "$r" apt-cache depends "$hpkg" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)$/\1/p' | head -1)
+	[ "$hver" = "$kver" ] ||
+		die "cannot resolve $1: Debian $rel's $pkg names $kver but $hpkg names ${hver:-nothing}"
+	echo "$kver"
 }
 
 stock_dir() { echo "$ABPATH_CACHE/stock-$1"; }
 
-# stock_kernel KVER: Debian's kernel KVER, ready to boot and build
-# against, without building or installing a kernel. Its headers package
-# is installed (/usr/src/linux-headers-KVER is what DKMS and users build
-# against); its image package, the same version, is fetched and unpacked
-# into stock_dir KVER, whatever the host runs: the host's /boot stays
-# untouched, and a machine without that kernel installed boots it too.
+# stock_headers NAME KVER: installs linux-headers-KVER where NAME's
+# release builds, and prints the path of the tree inside that root.
+stock_headers() {
+	local spec rel pkg r
+	spec=$(stock_spec "$1") || exit
+	read -r rel pkg <<<"$spec"
+	r=$(deb_root "$rel") || exit
+	if [ -z "$r" ]; then
+		need_pkgs "linux-headers-$2"
+	elif [ ! -f "$r/usr/src/linux-headers-$2/Makefile" ]; then
+		info "installing linux-headers-$2 in $r"
+		in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+			install -y -qq --no-install-recommends "linux-headers-$2" >/dev/null ||
+			die "cannot install linux-headers-$2 in $r"
+	fi
+	echo "/usr/src/linux-headers-$2"
+}
+
+# stock_kernel NAME KVER: Debian's kernel KVER, ready to boot and build
+# against, without building or installing a kernel. Its headers are
+# installed where NAME's release builds (stock_headers); its image, the
+# headers' version, is fetched and unpacked into stock_dir KVER, the
+# host's /boot untouched. Debian lays images out three ways: 12's
+# boot/vmlinuz-KVER and lib/modules/KVER in linux-image-KVER; 13's
+# modules under usr/lib/modules; and from 7.x, linux-image-KVER only
+# depends on linux-binary-KVER (usr/lib/modules/KVER/vmlinuz),
+# linux-modules-KVER and linux-base-KVER (config, System.map, the module
+# lists). Whatever came, the cache holds boot/vmlinuz-KVER,
+# boot/config-KVER and lib/modules/KVER.
 stock_kernel() {
-	local kver=$1 dir ver
+	local name=$1 kver=$2 spec rel pkg r dir ver kb
+	spec=$(stock_spec "$name") || exit
+	read -r rel pkg <<<"$spec"
+	r=$(deb_root "$rel") || exit
+	kb=$(stock_headers "$name" "$kver") || exit
 	dir=$(stock_dir "$kver")
-	need_pkgs "linux-headers-$kver"
 	# The image must be the headers' version: Module.symvers there holds
 	# the symbol CRCs the module is built with and the kernel checks.
-	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$kver")
+	ver=$(in_root "$r" dpkg-query -W -f='${Version}' "linux-headers-$kver")
 	[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && return 0
 	mkdir -p "$ABPATH_CACHE"
 	(
@@ -111,16 +263,24 @@ stock_kernel() {
 		stage "Debian's kernel image $kver ($ver) into $dir"
 		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
 		trap 'rm -rf "$tmp"' EXIT
-		# apt downloads as _apt, and warns when _apt cannot write here.
-		chown _apt "$tmp" 2>/dev/null || true
-		get() { (cd "$tmp" && apt_get download -qq "linux-image-$kver=$ver" >/dev/null); }
-		apt_update_once
+		dl=$(mktemp -d "${r:-}/tmp/abpath-dl.XXXXXX")
+		trap 'rm -rf "$tmp" "$dl"' EXIT
+		# apt downloads as _apt (the root's own), and warns when it
+		# cannot write here.
+		chmod 0777 "$dl"
+		pkgs=("linux-image-$kver=$ver")
+		for p in $(in_root "$r" apt-cache depends "linux-image-$kver=$ver" |
+			sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-$kver\)\$/\1/p"); do
+			pkgs+=("$p=$ver")
+		done
+		get() { in_root "$r" /bin/sh -c 'cd "$1" && shift && apt-get download -qq "$@"' \
+			get "${dl#"$r"}" "${pkgs[@]}" >/dev/null; }
 		# Lists as old as the stamp may no longer name this version.
-		get || { apt_get update -qq >/dev/null && get; } ||
-			die "cannot download linux-image-$kver=$ver (the headers' version)"
-		dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
-		[ -f "$tmp/root/boot/vmlinuz-$kver" ] && [ -d "$tmp/root/lib/modules/$kver" ] ||
-			die "linux-image-$kver=$ver has no boot/vmlinuz-$kver or lib/modules/$kver"
+		get || { rm -f "${r:-$ABPATH_CACHE}"/var/lib/apt/.abpath-updated \
+				"$ABPATH_CACHE/.apt-updated"; apt_fresh "$r" && get; } ||
+			die "cannot download ${pkgs[*]}"
+		for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
+		stock_layout "$tmp/root" "$kver" || exit
 		# The package leaves modules.dep to its postinst; the initramfs
 		# resolves module dependencies from it.
 		depmod -b "$tmp/root" "$kver"
@@ -128,6 +288,24 @@ stock_kernel() {
 		rm -rf "$dir"
 		mv "$tmp/root" "$dir"
 	) 9>"$dir.lock"
+}
+
+# stock_layout ROOT KVER: an unpacked image in the one layout the VM
+# harness reads.
+stock_layout() {
+	local t=$1 k=$2 f
+	if [ -d "$t/usr/lib/modules/$k" ] && [ ! -d "$t/lib/modules/$k" ]; then
+		mkdir -p "$t/lib/modules"
+		mv "$t/usr/lib/modules/$k" "$t/lib/modules/$k"
+	fi
+	mkdir -p "$t/boot"
+	for f in vmlinuz config System.map; do
+		[ -f "$t/boot/$f-$k" ] || [ ! -f "$t/lib/modules/$k/$f" ] ||
+			cp "$t/lib/modules/$k/$f" "$t/boot/$f-$k"
+	done
+	[ -f "$t/boot/vmlinuz-$k" ] && [ -f "$t/boot/config-$k" ] &&
+		[ -f "$t/lib/modules/$k/modules.order" ] ||
+		die "Debian's image packages for $k hold no vmlinuz, config or modules.order where abpath looks (boot/, lib/modules/$k/, usr/lib/modules/$k/)"
 }
 
 kmake() {
