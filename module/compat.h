@@ -3,9 +3,9 @@
  * What differs between the kernels abpath builds for, told apart by what
  * their headers declare, never by version: Kbuild greps the headers for
  * the ones a macro cannot see (ABPATH_FTRACE_DIRECT_MULTI,
- * ABPATH_MODULE_MEMORY, ABPATH_KTIMERS), and the rest is tested here.  Every file gets it
- * through abpath.h; nothing else in the module tests a kernel's version
- * or its headers.
+ * ABPATH_MODULE_MEMORY, ABPATH_TIMERS_PENDING, ABPATH_RAISE_TIMER_NR),
+ * and the rest is tested here.  Every file gets it through abpath.h;
+ * nothing else in the module tests a kernel's version or its headers.
  */
 #ifndef _ABPATH_COMPAT_H
 #define _ABPATH_COMPAT_H
@@ -50,17 +50,24 @@ typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 #endif
 
 /*
- * From 6.13, with interrupts threaded (threadirqs, and always on
- * PREEMPT_RT), the tick raises TIMER_SOFTIRQ for the ktimers thread, in a
- * pending mask of its own: raise_timer_softirq() and
- * local_timers_pending() say which mask, and the raise must go there.
- * Before, every tick raised it in the softirq mask.  Hard interrupt only.
+ * With interrupts threaded (threadirqs from 6.13, and always on
+ * PREEMPT_RT, where Debian's 6.1 and 6.12 -rt kernels carry it as a
+ * patch), the tick raises TIMER_SOFTIRQ for the ktimers thread, in a
+ * pending mask of its own: local_timers_pending() (local_pending_timers()
+ * in 6.1-rt) reads whichever mask this kernel uses, and the raise must go
+ * through raise_timer_softirq(), which takes the softirq's number from
+ * 6.13.  Before, every tick raised it in the softirq mask.  Hard
+ * interrupt only.
  */
 #include <linux/interrupt.h>
-#ifdef ABPATH_KTIMERS
+#ifdef ABPATH_TIMERS_PENDING
 #define abpath_timer_softirq_pending() \
-	(local_timers_pending() & BIT(TIMER_SOFTIRQ))
+	(ABPATH_TIMERS_PENDING() & BIT(TIMER_SOFTIRQ))
+#ifdef ABPATH_RAISE_TIMER_NR
 #define abpath_raise_timer_softirq()	raise_timer_softirq(TIMER_SOFTIRQ)
+#else
+#define abpath_raise_timer_softirq()	raise_timer_softirq()
+#endif
 #else
 #define abpath_timer_softirq_pending() \
 	(local_softirq_pending() & BIT(TIMER_SOFTIRQ))
