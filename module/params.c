@@ -47,9 +47,11 @@ static int abpath_param_paths_set(const char *val,
 		return ret;
 
 	for (i = 0; i < ABPATH_NR_PATHS; i++) {
-		WRITE_ONCE(pp->val[i], v[n == 1 ? 0 : i]);
+		unsigned int val = v[n == 1 ? 0 : i];
+
+		WRITE_ONCE(pp->val[i], val);
 		if (pp->mask)
-			WRITE_ONCE(pp->mask[i], (1UL << pp->val[i]) - 1);
+			WRITE_ONCE(pp->mask[i], (1UL << val) - 1);
 	}
 	return 0;
 }

@@ -409,8 +409,9 @@ int abpath_backend_init(void)
  * runs after the trampoline returned and may be preempted there: once
  * the direct ops is unregistered, no task is left in this module's text.
  * A kernel that cannot preempt it there needs every CPU to schedule,
- * which RCU Tasks Rude is.  So no wait of its own: each costs about a
- * second under TCG, and an unload waits for the two ops' already.
+ * which RCU Tasks Rude is.  So no wait of its own: under load the grace
+ * periods are most of an unload's time (docs/benchmarks.md), and it
+ * waits for the two ops' already.
  */
 void abpath_backend_exit(void)
 {

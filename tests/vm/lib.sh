@@ -180,11 +180,16 @@ in_root() {
 		in_root "$r" "$ABPATH_TOP" "$@"
 }
 
+# When apt's lists in ROOT ("": the host's) were last updated by abpath.
+apt_stamp() {
+	if [ -n "$1" ]; then echo "$1/var/lib/apt/.abpath-updated"; else echo "$ABPATH_CACHE/.apt-updated"; fi
+}
+
 # apt's lists in ROOT no older than an hour: a run resolves versions
 # against the archive as it is when the run starts.
 apt_fresh() {
-	local r=$1 stamp=$1/var/lib/apt/.abpath-updated
-	[ -z "$r" ] && stamp=$ABPATH_CACHE/.apt-updated
+	local r=$1 stamp
+	stamp=$(apt_stamp "$r")
 	[ -n "$(find "$stamp" -mmin -60 2>/dev/null)" ] && return 0
 	in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
 		update -qq >/dev/null || die "apt-get update failed${r:+ in $r}"
@@ -234,7 +239,8 @@ stock_headers() {
 }
 
 # stock_kernel NAME KVER: Debian's kernel KVER, ready to boot and build
-# against, without building or installing a kernel. Its headers are
+# against, without building or installing a kernel; prints the headers'
+# path (stock_headers). Its headers are
 # installed where NAME's release builds (stock_headers); its image, the
 # headers' version, is fetched and unpacked into stock_dir KVER, the
 # host's /boot untouched. Debian lays images out three ways: 12's
@@ -254,7 +260,7 @@ stock_kernel() {
 	# The image must be the headers' version: Module.symvers there holds
 	# the symbol CRCs the module is built with and the kernel checks.
 	ver=$(in_root "$r" dpkg-query -W -f='${Version}' "linux-headers-$kver")
-	[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && return 0
+	[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && { echo "$kb"; return 0; }
 	mkdir -p "$ABPATH_CACHE"
 	(
 		# Two runs may fetch at once (two clones share the cache).
@@ -262,7 +268,6 @@ stock_kernel() {
 		[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && exit 0
 		stage "Debian's kernel image $kver ($ver) into $dir"
 		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-		trap 'rm -rf "$tmp"' EXIT
 		dl=$(mktemp -d "${r:-}/tmp/abpath-dl.XXXXXX")
 		trap 'rm -rf "$tmp" "$dl"' EXIT
 		# apt downloads as _apt (the root's own), and warns when it
@@ -276,8 +281,7 @@ stock_kernel() {
 		get() { in_root "$r" /bin/sh -c 'cd "$1" && shift && apt-get download -qq "$@"' \
 			get "${dl#"$r"}" "${pkgs[@]}" >/dev/null; }
 		# Lists as old as the stamp may no longer name this version.
-		get || { rm -f "${r:-$ABPATH_CACHE}"/var/lib/apt/.abpath-updated \
-				"$ABPATH_CACHE/.apt-updated"; apt_fresh "$r" && get; } ||
+		get || { rm -f "$(apt_stamp "$r")"; apt_fresh "$r" && get; } ||
 			die "cannot download ${pkgs[*]}"
 		for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
 		stock_layout "$tmp/root" "$kver" || exit
@@ -287,7 +291,8 @@ stock_kernel() {
 		echo "$ver" >"$tmp/root/.abpath-version"
 		rm -rf "$dir"
 		mv "$tmp/root" "$dir"
-	) 9>"$dir.lock"
+	) 9>"$dir.lock" || exit
+	echo "$kb"
 }
 
 # stock_layout ROOT KVER: an unpacked image in the one layout the VM
