@@ -22,10 +22,11 @@
  *	callback for it.
  *
  * ABPATH_STOCK(name, func, handler, check, site)
- * ABPATH_STOCK_DIRECT(name, func, trampoline, check, site)
+ * ABPATH_STOCK_DIVERT(name, func, check, site)
  *	The stock backend's site: the function whose ftrace site it takes,
- *	an ftrace_ops handler or a direct trampoline there (module/stock.c),
- *	a check that the site is what the path expects, or NULL, and what
+ *	the handler the trampoline calls there (module/stock.c), or, for the
+ *	one path whose calls the trampoline itself diverts, none; a check
+ *	that the site is what the path expects, or NULL, and what
  *	<path>/site says.  A path without one is unavailable on that
  *	backend.
  */
@@ -41,15 +42,15 @@
 #ifndef ABPATH_STOCK
 #define ABPATH_STOCK(...)
 #endif
-#ifndef ABPATH_STOCK_DIRECT
-#define ABPATH_STOCK_DIRECT(...)
+#ifndef ABPATH_STOCK_DIVERT
+#define ABPATH_STOCK_DIVERT(...)
 #endif
 
 ABPATH_PATH(group_cputime)
 ABPATH_PATCHED(group_cputime, ABPATH_HOOK_GROUP_CPUTIME,
 	       "thread_group_cputime() hook, both arms timed")
 ABPATH_PATCHED_CALL(group_cputime, abpath_group_cputime_hook)
-ABPATH_STOCK_DIRECT(group_cputime, thread_group_cputime, stock_gc_tramp, NULL,
+ABPATH_STOCK_DIVERT(group_cputime, thread_group_cputime, NULL,
 		    "thread_group_cputime() entry, legacy and timed calls diverted")
 
 ABPATH_PATH(timer_fastpath)
@@ -80,4 +81,4 @@ ABPATH_STOCK(timer_softirq, rcu_sched_clock_irq, stock_on_rcu_tick,
 #undef ABPATH_PATCHED
 #undef ABPATH_PATCHED_CALL
 #undef ABPATH_STOCK
-#undef ABPATH_STOCK_DIRECT
+#undef ABPATH_STOCK_DIVERT

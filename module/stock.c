@@ -108,23 +108,30 @@ unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
 }
 
 /*
- * thread_group_cputime()'s direct trampoline, called from its fentry site
- * (or, when another ftrace user shares the function, jumped to from
- * ftrace's, hence the ENDBR) with the return into the function's body on
- * top of the stack and its caller's return above it.  Only the two
- * argument registers are live.  A diverted call is entered as ftrace's own
- * IPMODIFY enters one: by returning into it in the body's place, so calls
- * and returns stay paired, and it returns straight to the caller.  An
- * ftrace_ops with IPMODIFY saves and restores the registers around a
- * handler; this costs a few instructions of its own (docs/benchmarks.md).
+ * Where the direct call of every site lands, from the site's fentry (or,
+ * when another ftrace user shares the function, jumped to from ftrace's
+ * trampoline once its handlers returned, hence the ENDBR), with the return
+ * into the function's body on top of the stack and its caller's return
+ * above it, in the function's own context.
+ *
+ * thread_group_cputime() runs on every times(), so it is told first, by
+ * that return, and only its two argument registers are saved.  A diverted
+ * call is entered as ftrace's own IPMODIFY enters one: by returning into
+ * it in the body's place, so calls and returns stay paired, and it
+ * returns straight to the caller.  Every other site saves every argument
+ * register and is dispatched in C.
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
-"	.type	stock_gc_tramp, @function\n"
-"stock_gc_tramp:\n"
+"	.type	stock_tramp, @function\n"
+"stock_tramp:\n"
 	ASM_ENDBR
 "	pushq	%rbp\n"
 "	movq	%rsp, %rbp\n"
 	CALL_DEPTH_ACCOUNT
+"	movq	8(%rbp), %r11\n"
+"	subq	abpath_stock_divert_ret(%rip), %r11\n"
+"	cmpq	$" __stringify(ENDBR_INSN_SIZE) ", %r11\n"
+"	ja	2f\n"
 "	pushq	%rdi\n"
 "	pushq	%rsi\n"
 "	movq	16(%rbp), %rdi\n"
@@ -136,7 +143,39 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	movq	%rax, 8(%rbp)\n"
 "1:	leave\n"
 	ASM_RET
-"	.size	stock_gc_tramp, .-stock_gc_tramp\n"
+"2:	pushq	%rax\n"
+"	pushq	%rdi\n"
+"	pushq	%rsi\n"
+"	pushq	%rdx\n"
+"	pushq	%rcx\n"
+"	pushq	%r8\n"
+"	pushq	%r9\n"
+"	movq	8(%rbp), %rdi\n"
+"	call	abpath_stock_on_entry\n"
+"	popq	%r9\n"
+"	popq	%r8\n"
+"	popq	%rcx\n"
+"	popq	%rdx\n"
+"	popq	%rsi\n"
+"	popq	%rdi\n"
+"	popq	%rax\n"
+"	leave\n"
+	ASM_RET
+"	.size	stock_tramp, .-stock_tramp\n"
+"	.popsection\n"
+);
+
+/*
+ * A direct call that does nothing, to learn whether a function takes one
+ * (abpath_backend_init()).
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.type	stock_nop_tramp, @function\n"
+"stock_nop_tramp:\n"
+	ASM_ENDBR
+	CALL_DEPTH_ACCOUNT
+	ASM_RET
+"	.size	stock_nop_tramp, .-stock_nop_tramp\n"
 "	.popsection\n"
 );
 
@@ -162,17 +201,12 @@ static void stock_on_timer_tick(void)
 }
 
 /*
- * do_exit() entry: process context, interrupts on, no lock held.  When
- * another ftrace user shares do_exit(), ftrace calls every handler with
- * preemption off, where PREEMPT_RT's tasklist_lock, which the legacy scan
- * takes, sleeps: the call is then left to the stock code, and said once.
+ * do_exit() entry: process context, preemptible, interrupts on, no lock
+ * held, even when another ftrace user shares do_exit(): ftrace's handlers
+ * have returned before its trampoline jumps to the direct one.
  */
 static void stock_on_exit(void)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) && !preemptible()) {
-		pr_warn_once("exit_reparent: do_exit() is shared with another ftrace user, so its calls run with preemption off, where PREEMPT_RT's tasklist_lock sleeps: left to the stock code\n");
-		return;
-	}
 	abpath_exit_reparent_hook(current);
 }
 
@@ -237,12 +271,10 @@ struct stock_site {
 	struct abpath_path *path;
 	const char *func;
 	unsigned long entry;	/* func's address */
-	void (*handler)(void);	/* on the shared ops, or */
-	void (*direct)(void);	/* a direct trampoline there */
+	void (*handler)(void);	/* NULL for the diverted site */
 	const char *(*check)(void);
 	const char *site;	/* what <path>/site says */
-	struct ftrace_ops *ops;	/* stock_entry_ops, or direct_ops */
-	struct ftrace_ops direct_ops;
+	struct ftrace_ops probe;	/* stock_probe()'s, used once */
 };
 
 /* By path id; a path without a site has no ->path here. */
@@ -256,11 +288,11 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 		.check	 = chk,						\
 		.site	 = text,					\
 	},
-#define ABPATH_STOCK_DIRECT(name, fn, trampoline, chk, text)		\
+#define ABPATH_STOCK_DIVERT(name, fn, chk, text)			\
 	[ABPATH_ID(name)] = {						\
 		.path	 = &abpath_##name##_path,			\
 		.func	 = #fn,						\
-		.direct	 = trampoline,					\
+		.entry	 = (unsigned long)(fn),				\
 		.check	 = chk,						\
 		.site	 = text,					\
 	},
@@ -268,41 +300,29 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 };
 
 /*
- * Every site but the direct one shares one ftrace_ops, which dispatches
- * by the function it was called from: unregistering an ops waits for RCU
- * Tasks, so one ops for them all makes an unload one wait shorter per
- * site.  ftrace hands the handler its site's address, the function's
- * entry or the instruction after its ENDBR.  It runs on a tick or an
- * exit, never on a times(), so the walk and the indirect call cost
- * nothing measurable.
+ * The diverted site's return into its body, less the ENDBR the trampoline
+ * allows for: ftrace's site is the function's entry or the instruction
+ * after its ENDBR.
  */
-static void notrace stock_on_entry(unsigned long ip, unsigned long parent_ip,
-				   struct ftrace_ops *op,
-				   struct ftrace_regs *fregs)
+unsigned long abpath_stock_divert_ret;
+
+/*
+ * Every site but the diverted one, from the trampoline: @ret is the return
+ * into the function's body.  It runs on a tick or an exit, never on a
+ * times(), so the walk costs nothing measurable.
+ */
+void notrace abpath_stock_on_entry(unsigned long ret)
 {
 	struct stock_site *s;
 
 	for (s = stock_sites; s < stock_sites + ABPATH_NR_PATHS; s++) {
-		if (s->handler && ip - s->entry <= ENDBR_INSN_SIZE) {
+		if (s->handler &&
+		    ret - s->entry - MCOUNT_INSN_SIZE <= ENDBR_INSN_SIZE) {
 			s->handler();
 			return;
 		}
 	}
 }
-
-/*
- * Handlers take their own locks, so FTRACE_OPS_FL_RECURSION stays clear
- * (it would add ftrace's assist function); PERMANENT keeps sysctl
- * kernel.ftrace_enabled=0 from turning every legacy path back into
- * optimized behind the user's back.  register_ftrace_direct() sets a
- * direct ops' flags itself, PERMANENT not among them; the shared ops
- * still refuses ftrace_enabled=0.  A direct call excludes an IPMODIFY
- * user of the function, as IPMODIFY did.
- */
-static struct ftrace_ops stock_entry_ops = {
-	.func	= stock_on_entry,
-	.flags	= FTRACE_OPS_FL_PERMANENT,
-};
 
 const char *abpath_backend_site(const struct abpath_path *p)
 {
@@ -312,85 +332,170 @@ const char *abpath_backend_site(const struct abpath_path *p)
 /* Why a path is unavailable, one per path; see abpath_path::unavailable. */
 static char stock_why[ABPATH_NR_PATHS][128];
 
-/* Takes @s's function into its ops' filter; 0, or why not in @why. */
-static int stock_filter(struct stock_site *s, char *why, size_t len)
+/*
+ * One direct ops holds every site: unregistering an ops waits for RCU
+ * Tasks Rude and RCU Tasks, which under load are most of an unload's time
+ * (docs/benchmarks.md), so an unload waits once.  A second ops for the
+ * retry after a refusal: a refused registration can leave its ops
+ * unusable (6.1 keeps ->func set).
+ */
+static struct ftrace_ops stock_ops[2];
+static struct ftrace_ops *stock_live;
+
+/*
+ * Takes @s's function into @ops's filter, by address: a filter by name
+ * looks up the name of every ftrace site in the kernel, a quarter of a
+ * second for four sites under TCG.  0, or why not in @why.
+ */
+static int stock_filter(struct ftrace_ops *ops, struct stock_site *s,
+			char *why, size_t len)
 {
-	char func[KSYM_NAME_LEN];
-	const char *bad;
 	int ret;
 
-	bad = s->check ? s->check() : NULL;
-	if (bad) {
-		scnprintf(why, len, "%s", bad);
-		return -ENOENT;
-	}
-	/* ftrace_set_filter() parses its buffer in place. */
-	strscpy(func, s->func, sizeof(func));
-	ret = ftrace_set_filter(s->ops, func, strlen(func), 0);
+	ret = ftrace_set_filter_ip(ops, s->entry, 0, 0);
 	if (ret)
 		scnprintf(why, len, "%s() is not traceable (%d)", s->func, ret);
 	return ret;
 }
 
-/* A direct site's own ops; 0, or why not in @why. */
-static int stock_register_direct(struct stock_site *s, char *why, size_t len)
+/* Why @s was not attached when its registration returned @err. */
+static void stock_refused(struct stock_site *s, int err, char *why,
+			  size_t len)
 {
-	int ret;
-
-	ret = abpath_register_ftrace_direct(s->ops, (unsigned long)s->direct);
-	if (ret == -EBUSY)
+	if (err == -EBUSY)
 		scnprintf(why, len,
 			  "%s() is already modified by another ftrace user, a livepatch perhaps (%d)",
-			  s->func, ret);
-	else if (ret)
-		scnprintf(why, len, "cannot attach to %s() (%d)", s->func, ret);
+			  s->func, err);
+	else if (err == -EPERM)
+		scnprintf(why, len,
+			  "ftrace is off (sysctl kernel.ftrace_enabled=0)");
+	else
+		scnprintf(why, len, "cannot attach to %s() (%d)", s->func, err);
+}
+
+/*
+ * register_ftrace_direct() sets its ops' flags itself, and PERMANENT,
+ * which keeps sysctl kernel.ftrace_enabled=0 from turning every legacy
+ * path back into optimized behind the user's back, is not among them.
+ * It goes on after: only that sysctl reads it, under ftrace_lock, and
+ * nothing else writes a registered direct ops' flags.  A write of the
+ * sysctl racing the load can still win.  With ftrace already off the
+ * sites are registered but left NOPs, so the load is refused.
+ */
+static int stock_permanent(struct ftrace_ops *ops)
+{
+	ops->flags |= FTRACE_OPS_FL_PERMANENT;
+	if (READ_ONCE(ftrace_enabled))
+		return 0;
+	WARN_ON_ONCE(abpath_unregister_ftrace_direct(ops,
+						     (unsigned long)stock_tramp));
+	return -EPERM;
+}
+
+/*
+ * @ops takes every site still available and is registered; 0 or the
+ * registration's error.  A site ftrace cannot trace is unavailable, and
+ * the others are not.
+ */
+static int stock_attach(struct ftrace_ops *ops)
+{
+	unsigned int sites = 0;
+	struct abpath_path *p;
+	int ret;
+
+	abpath_for_each_path(p) {
+		if (p->unavailable)
+			continue;
+		if (stock_filter(ops, &stock_sites[p->id], stock_why[p->id],
+				 sizeof(stock_why[0])))
+			abpath_path_unavailable(p, stock_why[p->id]);
+		else
+			sites++;
+	}
+	if (!sites)
+		return 0;
+	ret = abpath_register_ftrace_direct(ops, (unsigned long)stock_tramp);
+	if (!ret)
+		ret = stock_permanent(ops);
 	if (ret)
-		ftrace_free_filter(s->ops);
+		ftrace_free_filter(ops);
+	else
+		stock_live = ops;
 	return ret;
 }
 
-static bool stock_entry_registered;
-
 /*
- * Every site's function goes into its ops' filter, then the direct ops
- * and the shared one are registered.  A path whose site fails either step
- * is unavailable, and the others are not; the shared ops failing fails
- * every site it filtered.
+ * After the sites were refused together: each tried alone, with a direct
+ * call that does nothing, to find the ones another ftrace user holds.
+ * Only this load pays an unregistration's waits, one per free site.
  */
-int abpath_backend_init(void)
+static void stock_probe(void)
 {
-	unsigned int attached = 0, shared = 0;
 	struct abpath_path *p;
 	struct stock_site *s;
 	char *why;
 	int ret;
 
+	abpath_for_each_path(p) {
+		if (p->unavailable)
+			continue;
+		s = &stock_sites[p->id];
+		why = stock_why[p->id];
+		if (stock_filter(&s->probe, s, why, sizeof(stock_why[0]))) {
+			abpath_path_unavailable(p, why);
+			continue;
+		}
+		ret = abpath_register_ftrace_direct(&s->probe,
+						    (unsigned long)stock_nop_tramp);
+		if (ret) {
+			stock_refused(s, ret, why, sizeof(stock_why[0]));
+			abpath_path_unavailable(p, why);
+		} else {
+			ret = abpath_unregister_ftrace_direct(&s->probe,
+							      (unsigned long)stock_nop_tramp);
+			WARN_ON_ONCE(ret);
+		}
+		ftrace_free_filter(&s->probe);
+	}
+}
+
+/*
+ * A path whose site is missing, changed, untraceable or taken is
+ * unavailable, and the others are not.  A refusal of them all is retried
+ * once without the sites another ftrace user holds.
+ */
+int abpath_backend_init(void)
+{
+	unsigned int attached = 0;
+	struct abpath_path *p;
+	struct stock_site *s;
+	const char *bad;
+	int ret;
+
 	abpath_module_text(THIS_MODULE, &stock_text, &stock_text_size);
 	abpath_for_each_path(p) {
 		s = &stock_sites[p->id];
-		s->ops = s->direct ? &s->direct_ops : &stock_entry_ops;
-		why = stock_why[p->id];
-		if (!s->path)
+		if (!s->path) {
 			abpath_path_unavailable(p, "the stock backend has no site for it");
-		else if (stock_filter(s, why, sizeof(stock_why[0])))
-			abpath_path_unavailable(p, why);
-		else if (s->direct &&
-			 stock_register_direct(s, why, sizeof(stock_why[0])))
-			abpath_path_unavailable(p, why);
-		else if (!s->direct)
-			shared++;
+			continue;
+		}
+		if (!s->handler)
+			abpath_stock_divert_ret = s->entry + MCOUNT_INSN_SIZE;
+		bad = s->check ? s->check() : NULL;
+		if (bad)
+			abpath_path_unavailable(p, bad);
 	}
-	ret = shared ? register_ftrace_function(&stock_entry_ops) : 0;
-	if (ret)
-		ftrace_free_filter(&stock_entry_ops);
-	stock_entry_registered = shared && !ret;
+	ret = stock_attach(&stock_ops[0]);
+	if (ret == -EBUSY) {
+		stock_probe();
+		ret = stock_attach(&stock_ops[1]);
+	}
 	abpath_for_each_path(p) {
 		s = &stock_sites[p->id];
-		why = stock_why[p->id];
-		if (ret && !p->unavailable && !s->direct) {
-			scnprintf(why, sizeof(stock_why[0]),
-				  "cannot attach to %s() (%d)", s->func, ret);
-			abpath_path_unavailable(p, why);
+		if (ret && !p->unavailable) {
+			stock_refused(s, ret, stock_why[p->id],
+				      sizeof(stock_why[0]));
+			abpath_path_unavailable(p, stock_why[p->id]);
 		}
 		attached += !p->unavailable;
 	}
@@ -402,32 +507,20 @@ int abpath_backend_init(void)
 }
 
 /*
- * Unregistering an ops waits for its handlers in flight, and then, the
- * ops being a module's, for RCU Tasks Rude and, on a preemptible kernel,
- * RCU Tasks (ftrace_shutdown()), after its sites are gone.  That is also
- * what a call diverted to group_cputime's module function needs, which
- * runs after the trampoline returned and may be preempted there: once
- * the direct ops is unregistered, no task is left in this module's text.
- * A kernel that cannot preempt it there needs every CPU to schedule,
- * which RCU Tasks Rude is.  So no wait of its own: under load the grace
- * periods are most of an unload's time (docs/benchmarks.md), and it
- * waits for the two ops' already.
+ * Unregistering the ops waits for its calls in flight, and then, the ops
+ * being a module's, for RCU Tasks Rude and, on a preemptible kernel, RCU
+ * Tasks (ftrace_shutdown()), after its sites are gone.  That is also what
+ * a call diverted to group_cputime's module function needs, which runs
+ * after the trampoline returned and may be preempted there: once the ops
+ * is unregistered, no task is left in this module's text.  A kernel that
+ * cannot preempt it there needs every CPU to schedule, which RCU Tasks
+ * Rude is.  So no wait of its own (docs/design.md, "Unload").
  */
 void abpath_backend_exit(void)
 {
-	struct abpath_path *p;
-	struct stock_site *s;
-
-	if (stock_entry_registered) {
-		WARN_ON_ONCE(unregister_ftrace_function(&stock_entry_ops));
-		ftrace_free_filter(&stock_entry_ops);
-	}
-	abpath_for_each_path(p) {
-		s = &stock_sites[p->id];
-		if (s->direct && !p->unavailable) {
-			WARN_ON_ONCE(abpath_unregister_ftrace_direct(s->ops,
-								     (unsigned long)s->direct));
-			ftrace_free_filter(s->ops);
-		}
-	}
+	if (!stock_live)
+		return;
+	WARN_ON_ONCE(abpath_unregister_ftrace_direct(stock_live,
+						     (unsigned long)stock_tramp));
+	ftrace_free_filter(stock_live);
 }

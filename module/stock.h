@@ -12,8 +12,11 @@
  */
 void update_process_times(int user_tick);
 
-/* thread_group_cputime()'s trampoline, and the C it calls. */
-void stock_gc_tramp(void);
+/* The sites' trampolines, and what they read and call. */
+void stock_tramp(void);
+void stock_nop_tramp(void);
+extern unsigned long abpath_stock_divert_ret;
 unsigned long abpath_stock_gc_entry(unsigned long parent_ip);
+void abpath_stock_on_entry(unsigned long ret);
 
 #endif /* _ABPATH_STOCK_H */

@@ -5,6 +5,9 @@
 # group_cputime optimized-only, says why and changes nothing else; abpath
 # holding the function refuses the livepatch instead. A plain tracer shares
 # the function with abpath's trampoline, which still diverts legacy calls.
+# Every site is one direct ftrace_ops, so a taken site is found by trying
+# each alone, and only its path is lost. That ops is permanent: sysctl
+# kernel.ftrace_enabled=0 would turn every legacy path back into optimized.
 
 load helper
 
@@ -19,6 +22,7 @@ setup() {
 teardown() {
 	common_teardown
 	[ "$BACKEND" = stock ] || return 0
+	echo 1 >/proc/sys/kernel/ftrace_enabled
 	echo nop >"$TRACING/current_tracer"
 	echo >"$TRACING/set_ftrace_filter"
 	if [ -d /sys/module/ipmodify_user ]; then
@@ -64,6 +68,52 @@ teardown() {
 
 	run -0 abpath status
 	assert_output --partial "$TAKEN"
+}
+
+@test "another user of do_exit() leaves exit_reparent optimized-only, and the other sites attach" {
+	unload_module
+	run -0 insmod "$IPMODIFY_USER" func=do_exit
+	dmesg -c >/dev/null
+	run -0 modprobe abpath
+	run -0 cat "$SYS/exit_reparent/site"
+	assert_output "unavailable: do_exit() is already modified by another ftrace user, a livepatch perhaps (-16)"
+	run ! write_file "$SYS/exit_reparent/mode" legacy
+	assert_output --partial "Operation not supported"
+	run -0 dmesg
+	assert_output --partial "abpath: exit_reparent: legacy unavailable: do_exit() is already"
+	refute_output --partial "thread_group_cputime() is already"
+
+	for p in group_cputime timer_softirq; do
+		run -0 cat "$SYS/$p/site"
+		refute_output --partial unavailable
+		write_file "$SYS/$p/mode" legacy
+	done
+	run -0 "$WL/pound-times" -c 2000 -n 2
+	expect "$(counter group_cputime legacy calls)" -ge 2000 "group_cputime legacy calls"
+	# No site: exits run the kernel's own code, and nothing counts them.
+	run -0 "$WL/forkexit" -i 200
+	expect "$(counter exit_reparent optimized calls)" -eq 0 "exit_reparent optimized calls"
+	sleep 0.1
+	expect "$(counter timer_softirq legacy calls)" -gt 0 "timer_softirq legacy calls"
+}
+
+@test "sysctl kernel.ftrace_enabled=0 is refused while abpath is loaded; a load with ftrace off is refused and says why" {
+	write_file "$SYS/group_cputime/mode" legacy
+	run ! write_file /proc/sys/kernel/ftrace_enabled 0
+	assert_output --partial "Device or resource busy"
+	run -0 cat /proc/sys/kernel/ftrace_enabled
+	assert_output 1
+	run -0 "$WL/pound-times" -c 2000 -n 2
+	expect "$(counter group_cputime legacy calls)" -ge 2000 "group_cputime legacy calls"
+
+	unload_module
+	echo 0 >/proc/sys/kernel/ftrace_enabled
+	dmesg -c >/dev/null
+	run ! modprobe abpath
+	[ ! -d /sys/module/abpath ]
+	run -0 dmesg
+	assert_output --partial "abpath: group_cputime: legacy unavailable: ftrace is off (sysctl kernel.ftrace_enabled=0)"
+	assert_output --partial "abpath: no path could be attached to this kernel"
 }
 
 @test "with abpath loaded, another IPMODIFY user of thread_group_cputime() is refused" {

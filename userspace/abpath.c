@@ -210,6 +210,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 
 	out_begin_object("kernel", OUT_PLAIN);
 	out_string("release", k.release);
+	out_string("version", k.version);
 	out_tri("hooks", k.hooks);
 	out_tri("stock_backend", k.stock);
 	out_string("config", k.config == TRI_UNKNOWN ? NULL :

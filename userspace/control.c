@@ -375,8 +375,10 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 	struct utsname u;
 
 	memset(k, 0, sizeof(*k));
-	if (uname(&u) == 0)
+	if (uname(&u) == 0) {
 		ctl_copy(k->release, sizeof(k->release), u.release);
+		ctl_copy(k->version, sizeof(k->version), u.version);
+	}
 	kernel_config(k);
 	k->debugfs = ctl_debugfs_state();
 	snprintf(file, sizeof(file), "%s/abpath_hooks", ctl_debugfs_mount());

@@ -43,6 +43,7 @@ struct ctl_paths {
 /* What the kernel (not the module) says about the hooks. */
 struct ctl_kernel {
 	char release[128];
+	char version[256];		/* uname -v: the exact build */
 	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
 	/* every option of CTL_STOCK_NEEDS =y */
 	enum tri stock;

@@ -20,7 +20,9 @@ setup() {
 @test "status -j without the module parses and says loaded: false" {
 	fake_kernel 0
 	run -1 --separate-stderr "$ABPATH" status -j
-	run -0 jq -e '.module.loaded == false and .module.version == null
+	run -0 jq -e --arg r "$(uname -r)" --arg v "$(uname -v)" '
+		.kernel.release == $r and .kernel.version == $v
+		and .module.loaded == false and .module.version == null
 		and .kernel.hooks == true and .kernel.registration_api == true
 		and .kernel.hooks_registered == false and .mode == null' <<<"$output"
 }
