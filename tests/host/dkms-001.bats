@@ -58,9 +58,14 @@ dkms_installs_stock() {
 	# Still relocations, of the module's .text and against its symtab:
 	# a strip that drops either (binutils 2.47) breaks the load.
 	assert_output --regexp '\.klp\.rela\.vmlinux\.\.text +RELA( +[0-9a-f]+){4} +Ao +[1-9][0-9]* +[1-9][0-9]* '
+	# Its debug information went before the relocations (module/build).
+	refute_output --partial .debug_info
 	run -0 readelf -sW "$ko"
 	assert_output --partial ".klp.sym.vmlinux.task_sched_runtime,0"
 	refute_output --regexp ' UND (task_sched_runtime|tasklist_lock|thread_group_cputime)$'
+	# An odd direct address would ask 7.x's ftrace for a jump.
+	run -0 awk '$8 ~ /^stock_(nop_)?tramp$/ { n++; if (substr($2, length($2)) != "0") bad = bad " " $8 }
+		END { if (n != 2 || bad != "") { print n " trampolines, unaligned:" bad; exit 1 } }' <<<"$output"
 	[ -f /var/lib/dkms/mok.pub ] || fail "DKMS made no signing key (/var/lib/dkms/mok.pub)"
 	run -0 "$TOP/tests/tools/verify-module-sig" \
 		"$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko"* /var/lib/dkms/mok.pub
