@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
-# DKMS: the patched backend against the patched 6.12 and 6.1 test kernels,
-# the stock backend against Debian's own 6.12 and 6.1 headers (livepatch
-# relocations that survive DKMS's strip, a signature from its key), and a
-# skip with a message for a kernel that can take neither.
+# DKMS: the patched backend against the patched 6.12, 6.1 and 7.3 test
+# kernels, the stock backend against Debian's own 6.12 and 6.1 headers
+# (livepatch relocations that survive DKMS's strip, a signature from its
+# key), and a skip with a message for a kernel that can take neither.
 
 load ../last-run
+load kernel-trees
 
 TOP=$BATS_TEST_DIRNAME/../..
-CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 
 # dkms_installs KBUILD [KVER]: DKMS builds abpath against that tree and
 # installs it where modprobe would find it. KVER (uname -r of the kernel)
@@ -35,10 +35,15 @@ dkms_installs() {
 }
 
 @test "dkms builds and installs abpath for the patched 6.1 test kernel" {
-	[ "${ABPATH_LTS_TREE:-}" != objects ] ||
-		skip "CI builds only the objects the 6.1 series touches; make check-full builds the kernel"
+	objects_only 6.1
 	dkms_installs "$CACHE/build-6.1-default"
 	[[ $kver == 6.1.* ]]
+}
+
+@test "dkms builds and installs abpath for the patched 7.3 test kernel" {
+	objects_only 7.3
+	dkms_installs "$CACHE/build-7.3-default"
+	[[ $kver == 7.3.* ]]
 }
 
 # dkms_installs_stock stock-SUITE: DKMS builds the stock backend

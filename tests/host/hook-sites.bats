@@ -3,8 +3,7 @@
 # NOP (a static branch falling through to the stock code).
 
 load ../last-run
-
-CACHE=${ABPATH_CACHE:-/var/cache/abpath}
+load kernel-trees
 
 # sites_are_nops VMLINUX: every key's sites are where the patch put them,
 # and each is a NOP.
@@ -28,9 +27,13 @@ sites_are_nops() {
 }
 
 @test "every abpath static-branch site in the 6.1 vmlinux is a NOP" {
-	[ "${ABPATH_LTS_TREE:-}" != objects ] ||
-		skip "CI builds only the objects the 6.1 series touches; make check-full builds the kernel"
+	objects_only 6.1
 	sites_are_nops "$CACHE/build-6.1-default/vmlinux"
+}
+
+@test "every abpath static-branch site in the 7.3 vmlinux is a NOP" {
+	objects_only 7.3
+	sites_are_nops "$CACHE/build-7.3-default/vmlinux"
 }
 
 # added FILE PATCH: the lines PATCH adds to FILE.
