@@ -42,13 +42,16 @@ added() {
 		/^diff --git / { on = 0 } on && /^\+/ && !/^\+\+\+ /' "$2"
 }
 
-@test "the 6.12 and 6.1 hook patches add the same abpath_hooks.h and .c" {
+@test "the 6.12, 6.1 and 7.3 hook patches add the same abpath_hooks.h and .c" {
+	local p=$BATS_TEST_DIRNAME/../../patches
 	for f in include/linux/abpath_hooks.h kernel/abpath_hooks.c; do
-		a=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.12/0001-abpath-add-run-time-A-B-hooks.patch")
-		b=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.1/0001-abpath-add-run-time-A-B-hooks.patch")
+		a=$(added "$f" "$p/linux-6.12/0001-abpath-add-run-time-A-B-hooks.patch")
 		n=$(wc -l <<<"$a")
 		[ "$n" -gt 100 ] || fail "the 6.12 patch adds only $n lines to $f"
-		run diff <(echo "$a") <(echo "$b")
-		assert_success
+		for v in 6.1 7.3; do
+			b=$(added "$f" "$p/linux-$v/0001-abpath-add-run-time-A-B-hooks.patch")
+			run diff <(echo "$a") <(echo "$b")
+			assert_success
+		done
 	done
 }
