@@ -12,7 +12,7 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
-.PHONY: all module userspace kernel check check-full check-host check-vm demo overhead clean \
+.PHONY: all module userspace kernel check check-full check-host check-vm demo overhead compat clean \
 	dkms-src dkms-install dkms-uninstall
 
 all: module userspace
@@ -57,6 +57,10 @@ demo:
 # The module's own cost, one --icount boot (docs/benchmarks.md).
 overhead:
 	tests/overhead
+
+# README's compatibility matrix, from the last make check or check-full.
+compat:
+	tests/tools/compat-matrix build/check --readme README.md
 
 # The real-machine route: DKMS builds and installs abpath.ko for every
 # installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").

@@ -120,8 +120,12 @@ unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
  * it in the body's place, so calls and returns stay paired, and it
  * returns straight to the caller.  Every other site saves every argument
  * register and is dispatched in C.
+ *
+ * Aligned: with CONFIG_DYNAMIC_FTRACE_WITH_JMP (7.x) an odd direct
+ * address asks ftrace for a jump to the address below it, not a call.
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
 "	.type	stock_tramp, @function\n"
 "stock_tramp:\n"
 	ASM_ENDBR
@@ -170,6 +174,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
  * (abpath_backend_init()).
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
 "	.type	stock_nop_tramp, @function\n"
 "stock_nop_tramp:\n"
 	ASM_ENDBR

@@ -109,6 +109,12 @@ preempt_rt() {
 	[[ " $(uname -v) " == *" PREEMPT_RT "* ]]
 }
 
+# Whether the tick's TIMER_SOFTIRQ runs in a thread: on PREEMPT_RT, and
+# from 6.13 with threadirqs, where the ktimers/N threads take it.
+timer_softirq_threaded() {
+	preempt_rt || grep -qsx 'ktimers/0' /proc/[0-9]*/comm
+}
+
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
-# DKMS: the patched backend against the patched 6.12 and 6.1 test kernels,
-# the stock backend against Debian's own 6.12 and 6.1 headers (livepatch
-# relocations that survive DKMS's strip, a signature from its key), and a
-# skip with a message for a kernel that can take neither.
+# DKMS: the patched backend against the patched 6.12, 6.1 and 7.3 test
+# kernels, the stock backend against Debian's own 6.12 and 6.1 headers
+# (livepatch relocations that survive DKMS's strip, a signature from its
+# key), and a skip with a message for a kernel that can take neither.
 
 load ../last-run
+load kernel-trees
 
 TOP=$BATS_TEST_DIRNAME/../..
-CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 
 # dkms_installs KBUILD [KVER]: DKMS builds abpath against that tree and
 # installs it where modprobe would find it. KVER (uname -r of the kernel)
@@ -35,10 +35,15 @@ dkms_installs() {
 }
 
 @test "dkms builds and installs abpath for the patched 6.1 test kernel" {
-	[ "${ABPATH_LTS_TREE:-}" != objects ] ||
-		skip "CI builds only the objects the 6.1 series touches; make check-full builds the kernel"
+	objects_only 6.1
 	dkms_installs "$CACHE/build-6.1-default"
 	[[ $kver == 6.1.* ]]
+}
+
+@test "dkms builds and installs abpath for the patched 7.3 test kernel" {
+	objects_only 7.3
+	dkms_installs "$CACHE/build-7.3-default"
+	[[ $kver == 7.3.* ]]
 }
 
 # dkms_installs_stock stock-SUITE: DKMS builds the stock backend
@@ -58,9 +63,14 @@ dkms_installs_stock() {
 	# Still relocations, of the module's .text and against its symtab:
 	# a strip that drops either (binutils 2.47) breaks the load.
 	assert_output --regexp '\.klp\.rela\.vmlinux\.\.text +RELA( +[0-9a-f]+){4} +Ao +[1-9][0-9]* +[1-9][0-9]* '
+	# Its debug information went before the relocations (module/build).
+	refute_output --partial .debug_info
 	run -0 readelf -sW "$ko"
 	assert_output --partial ".klp.sym.vmlinux.task_sched_runtime,0"
 	refute_output --regexp ' UND (task_sched_runtime|tasklist_lock|thread_group_cputime)$'
+	# An odd direct address would ask 7.x's ftrace for a jump.
+	run -0 awk '$8 ~ /^stock_(nop_)?tramp$/ { n++; if (substr($2, length($2)) != "0") bad = bad " " $8 }
+		END { if (n != 2 || bad != "") { print n " trampolines, unaligned:" bad; exit 1 } }' <<<"$output"
 	[ -f /var/lib/dkms/mok.pub ] || fail "DKMS made no signing key (/var/lib/dkms/mok.pub)"
 	run -0 "$TOP/tests/tools/verify-module-sig" \
 		"$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko"* /var/lib/dkms/mok.pub

@@ -3,8 +3,7 @@
 # NOP (a static branch falling through to the stock code).
 
 load ../last-run
-
-CACHE=${ABPATH_CACHE:-/var/cache/abpath}
+load kernel-trees
 
 # sites_are_nops VMLINUX: every key's sites are where the patch put them,
 # and each is a NOP.
@@ -28,9 +27,13 @@ sites_are_nops() {
 }
 
 @test "every abpath static-branch site in the 6.1 vmlinux is a NOP" {
-	[ "${ABPATH_LTS_TREE:-}" != objects ] ||
-		skip "CI builds only the objects the 6.1 series touches; make check-full builds the kernel"
+	objects_only 6.1
 	sites_are_nops "$CACHE/build-6.1-default/vmlinux"
+}
+
+@test "every abpath static-branch site in the 7.3 vmlinux is a NOP" {
+	objects_only 7.3
+	sites_are_nops "$CACHE/build-7.3-default/vmlinux"
 }
 
 # added FILE PATCH: the lines PATCH adds to FILE.
@@ -39,13 +42,16 @@ added() {
 		/^diff --git / { on = 0 } on && /^\+/ && !/^\+\+\+ /' "$2"
 }
 
-@test "the 6.12 and 6.1 hook patches add the same abpath_hooks.h and .c" {
+@test "the 6.12, 6.1 and 7.3 hook patches add the same abpath_hooks.h and .c" {
+	local p=$BATS_TEST_DIRNAME/../../patches
 	for f in include/linux/abpath_hooks.h kernel/abpath_hooks.c; do
-		a=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.12/0001-abpath-add-run-time-A-B-hooks.patch")
-		b=$(added "$f" "$BATS_TEST_DIRNAME/../../patches/linux-6.1/0001-abpath-add-run-time-A-B-hooks.patch")
+		a=$(added "$f" "$p/linux-6.12/0001-abpath-add-run-time-A-B-hooks.patch")
 		n=$(wc -l <<<"$a")
 		[ "$n" -gt 100 ] || fail "the 6.12 patch adds only $n lines to $f"
-		run diff <(echo "$a") <(echo "$b")
-		assert_success
+		for v in 6.1 7.3; do
+			b=$(added "$f" "$p/linux-$v/0001-abpath-add-run-time-A-B-hooks.patch")
+			run diff <(echo "$a") <(echo "$b")
+			assert_success
+		done
 	done
 }

@@ -50,13 +50,57 @@ need_pkgs() {
 }
 
 # Kernel flavours: default, debug and rt build Debian's linux-source-6.12,
-# 6.1 builds Debian 12's own LTS kernel, linux-source-6.1.
+# 6.1 builds Debian 12's own LTS kernel, linux-source-6.1, and 7.3
+# trixie-backports' linux-source-7.3.
 flavour_kver() {
 	case $1 in
 	6.1) echo 6.1 ;;
+	7.3) echo 7.3 ;;
 	default | debug | rt) echo 6.12 ;;
-	*) die "no kernel flavour '$1': there are default, debug, rt and 6.1" ;;
+	*) die "no kernel flavour '$1': there are default, debug, rt, 6.1 and 7.3" ;;
 	esac
+}
+
+# source_spec KVER: "RELEASE SUITE" whose archive has linux-source-KVER
+# when the host's apt does not (Debian 12 has 6.1 and, in
+# bookworm-updates and -security, 6.12), else nothing.
+source_spec() {
+	case $1 in
+	7.3) echo "trixie trixie-backports" ;;
+	esac
+}
+
+# unpack_source KVER DIR: Debian's linux-source-KVER tree into DIR. The
+# host's package, or one that only another release's archive has,
+# downloaded in a root of that release (deb_root) and its tarball
+# unpacked straight from the .deb, nothing installed.
+unpack_source() {
+	local kver=$1 dir=$2 spec rel suite r dl
+	spec=$(source_spec "$kver")
+	if [ -z "$spec" ]; then
+		tar -C "$dir" --strip-components=1 -xf "/usr/src/linux-source-$kver.tar.xz"
+		return
+	fi
+	read -r rel suite <<<"$spec"
+	r=$(deb_root "$rel") || exit
+	dl=$(mktemp -d "${r:-}/tmp/abpath-src.XXXXXX")
+	# apt downloads as _apt (the root's own), and warns when it cannot
+	# write here.
+	chmod 0777 "$dl"
+	info "downloading linux-source-$kver from $suite${r:+ in $r}"
+	# Other runs use the same root's apt.
+	(
+		flock 9
+		apt_fresh "$r"
+		in_root "$r" /bin/sh -c 'cd "$1" && apt-get download -qq -t "$2" "$3"' \
+			get "${dl#"$r"}" "$suite" "linux-source-$kver" >/dev/null
+	) 9>"${r:-$ABPATH_CACHE/host}.lock" ||
+		{ rm -rf "$dl"; die "cannot download linux-source-$kver from $suite${r:+ in $r}"; }
+	dpkg-deb --fsys-tarfile "$dl"/linux-source-"$kver"_*.deb |
+		tar -xO "./usr/src/linux-source-$kver.tar.xz" |
+		tar -C "$dir" --strip-components=1 -xJ ||
+		{ rm -rf "$dl"; die "cannot unpack linux-source-$kver"; }
+	rm -rf "$dl"
 }
 
 # The hook patch users apply to KVER, then the test VM's own patches
@@ -72,6 +116,7 @@ series_text() {
 kernel_build_dir() {
 	case $1 in
 	6.1) echo "$ABPATH_CACHE/build-6.1-default" ;;
+	7.3) echo "$ABPATH_CACHE/build-7.3-default" ;;
 	*) echo "$ABPATH_CACHE/build-6.12-$1" ;;
 	esac
 }
