@@ -27,6 +27,7 @@ run_files() {
 	run_files vm-debug $'1..1\nok 1 a\nok - vm-debug 002-sysfs.bats # SKIP not in CI\'s debug subset; make check-full runs it' \
 		'abpath-vm: 6.12.117, 2 CPUs'
 	run_files build $'ok - 7.3: patches/linux-7.3 applies'
+	run_files vm-rt $'ok - vm-rt # SKIP CI does not build the PREEMPT_RT kernel'
 	run_files storm $'ok 1 - storm: flips'
 	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --commit abc1234 --date 2026-11-26
 	assert_line 'From `make check` of abc1234, 2026-11-26 (tests/tools/compat-matrix):'
@@ -36,8 +37,9 @@ run_files() {
 	assert_line "| patched 6.12, lock and memory checkers | 6.12.117 | patched | (not reported) | CI's subset of the whole VM suite | 1 passed, 1 skipped |"
 	# A run whose guest never spoke still has its row.
 	assert_line '| patched 6.12 | (no banner) | patched | (not reported) | toggle storm and load/unload cycles | 1 passed |'
-	# The build is no VM run.
+	# The build is no VM run, and a stage left out ran nothing.
 	refute_output --partial '7.3'
+	refute_output --partial '| patched 6.12 PREEMPT_RT |'
 }
 
 @test "a directory with no VM run is an error, not an empty table" {
@@ -71,7 +73,7 @@ run_files() {
 
 @test "README's matrix is the generator's output" {
 	run -0 sed -n '/^<!-- compat-matrix: begin/,/^<!-- compat-matrix: end/p' "$TOP/README.md"
-	assert_line --regexp '^From `[^`]+` of [0-9a-f]{7,}(-dirty)?, 20[0-9-]{8} \(tests/tools/compat-matrix\):$'
+	assert_line --regexp '^From `[^`]+` of [0-9a-f]{7,}(-dirty)?, 20[0-9-]{8}(; [^(]+)? \(tests/tools/compat-matrix\):$'
 	assert_line '| kernel | version booted | backend | paths attached | what ran | result |'
 	# Every row has the generator's six columns.
 	rows=$(grep -cE '^\| [^|]+ \| [^|]+ \| (stock|patched) \| [^|]+ \| [^|]+ \| [^|]+ \|$' <<<"$output")
