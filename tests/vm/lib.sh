@@ -83,17 +83,13 @@ unpack_source() {
 	fi
 	read -r rel suite <<<"$spec"
 	r=$(deb_root "$rel") || exit
-	dl=$(mktemp -d "${r:-}/tmp/abpath-src.XXXXXX")
-	# apt downloads as _apt (the root's own), and warns when it cannot
-	# write here.
-	chmod 0777 "$dl"
+	dl=$(root_tmpdir "$r") || exit
 	info "downloading linux-source-$kver from $suite${r:+ in $r}"
 	# Other runs use the same root's apt.
 	(
 		flock 9
 		apt_fresh "$r"
-		in_root "$r" /bin/sh -c 'cd "$1" && apt-get download -qq -t "$2" "$3"' \
-			get "${dl#"$r"}" "$suite" "linux-source-$kver" >/dev/null
+		root_download "$r" "$dl" -t "$suite" "linux-source-$kver"
 	) 9>"${r:-$ABPATH_CACHE/host}.lock" ||
 		{ rm -rf "$dl"; die "cannot download linux-source-$kver from $suite${r:+ in $r}"; }
 	dpkg-deb --fsys-tarfile "$dl"/linux-source-"$kver"_*.deb |
@@ -241,6 +237,29 @@ apt_fresh() {
 	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 }
 
+# root_tmpdir ROOT: a new directory in ROOT's /tmp ("": the host's) that
+# apt there can download into: it does so as _apt, and warns when it
+# cannot write there.
+root_tmpdir() {
+	local d
+	d=$(mktemp -d "${1:-}/tmp/abpath-dl.XXXXXX") && chmod 0777 "$d" && echo "$d"
+}
+
+# root_download ROOT DIR APT-GET-DOWNLOAD-ARGUMENTS...: packages into DIR
+# (from root_tmpdir ROOT) with ROOT's apt. Lists as old as the stamp may
+# no longer name a version: a failure refreshes them and tries once more.
+root_download() {
+	local r=$1 dl=$2 try
+	shift 2
+	for try in 1 2; do
+		in_root "$r" /bin/sh -c 'cd "$1" && shift && apt-get download -qq "$@"' \
+			get "${dl#"$r"}" "$@" >/dev/null && return 0
+		[ "$try" = 1 ] || return 1
+		rm -f "$(apt_stamp "$r")"
+		apt_fresh "$r"
+	done
+}
+
 # stock_resolve NAME: the kernel release (uname -r) NAME is today, from
 # its meta-package's dependency in the release's apt lists. The headers'
 # meta-package must name the same one: an archive caught between two
@@ -313,21 +332,14 @@ stock_kernel() {
 		[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && exit 0
 		stage "Debian's kernel image $kver ($ver) into $dir"
 		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-		dl=$(mktemp -d "${r:-}/tmp/abpath-dl.XXXXXX")
+		dl=$(root_tmpdir "$r") || exit
 		trap 'rm -rf "$tmp" "$dl"' EXIT
-		# apt downloads as _apt (the root's own), and warns when it
-		# cannot write here.
-		chmod 0777 "$dl"
 		pkgs=("linux-image-$kver=$ver")
 		for p in $(in_root "$r" apt-cache depends "linux-image-$kver=$ver" |
 			sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-$kver\)\$/\1/p"); do
 			pkgs+=("$p=$ver")
 		done
-		get() { in_root "$r" /bin/sh -c 'cd "$1" && shift && apt-get download -qq "$@"' \
-			get "${dl#"$r"}" "${pkgs[@]}" >/dev/null; }
-		# Lists as old as the stamp may no longer name this version.
-		get || { rm -f "$(apt_stamp "$r")"; apt_fresh "$r" && get; } ||
-			die "cannot download ${pkgs[*]}"
+		root_download "$r" "$dl" "${pkgs[@]}" || die "cannot download ${pkgs[*]}"
 		for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
 		stock_layout "$tmp/root" "$kver" || exit
 		# The package leaves modules.dep to its postinst; the initramfs
