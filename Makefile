@@ -13,7 +13,7 @@ DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
 .PHONY: all module userspace kernel check check-full check-host check-vm demo overhead compat clean \
-	dkms-src dkms-install dkms-uninstall
+	deb dkms-src dkms-install dkms-uninstall
 
 all: module userspace
 
@@ -62,7 +62,12 @@ overhead:
 compat:
 	tests/tools/compat-matrix build/check --readme README.md
 
-# The real-machine route: DKMS builds and installs abpath.ko for every
+# The Debian packages (debian/): abpath-dkms and abpath in build/deb/,
+# checked by lintian. README's install block is what a user does with them.
+deb:
+	tests/package/build
+
+# The real-machine route without packages: DKMS builds and installs abpath.ko for every
 # installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").
 dkms-src:
 	rm -rf $(DKMS_SRC)
