@@ -29,16 +29,22 @@ run_files() {
 	run_files build $'ok - 7.3: patches/linux-7.3 applies'
 	run_files vm-rt $'ok - vm-rt # SKIP CI does not build the PREEMPT_RT kernel'
 	run_files storm $'ok 1 - storm: flips'
+	run_files upstream-stock-trixie-backports $'1..2\nok 1 a\nok 2 b' \
+		$'==> stock-trixie-backports is 7.3.4+deb13-amd64 (Debian trixie, built in /r)\nabpath-vm: 7.3.4+deb13-amd64, 2 CPUs'
+	run_files package-stock-bookworm $'ok 1 - README: apt install\n1..1\nok 1 smoke' \
+		$'==> stock-bookworm is 6.1.0-56-amd64 (Debian bookworm)\nabpath-vm: 6.1.0-56-amd64, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
 	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --commit abc1234 --date 2026-11-26
+	assert_line '| Debian bookworm, `stock-bookworm` | 6.1.0-56-amd64 | stock | all 1 | the .debs installed with apt, smoke, purge | 2 passed |'
 	assert_line 'From `make check` of abc1234, 2026-11-26 (tests/tools/compat-matrix):'
 	assert_line '| kernel | version booted | backend | paths attached | what ran | result |'
 	assert_line '| patched 6.12 | 6.12.117 | patched | (not reported) | whole VM suite | 3 passed, 1 skipped |'
 	assert_line '| Debian trixie, `stock-trixie-rt` | 6.12.118+deb13-rt-amd64 | stock | 3 of 4; timer_fastpath: PREEMPT_RT: why | smoke | **1 failed**, 4 passed |'
 	assert_line "| patched 6.12, lock and memory checkers | 6.12.117 | patched | (not reported) | CI's subset of the whole VM suite | 1 passed, 1 skipped |"
+	assert_line '| Debian trixie, `stock-trixie-backports` | 7.3.4+deb13-amd64 | stock | (not reported) | kernel selftests, stress-ng and cyclictest | 2 passed |'
 	# A run whose guest never spoke still has its row.
 	assert_line '| patched 6.12 | (no banner) | patched | (not reported) | toggle storm and load/unload cycles | 1 passed |'
 	# The build is no VM run, and a stage left out ran nothing.
-	refute_output --partial '7.3'
+	refute_output --partial 'applies'
 	refute_output --partial '| patched 6.12 PREEMPT_RT |'
 }
 

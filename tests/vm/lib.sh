@@ -171,10 +171,18 @@ host_release() { (. /etc/os-release && echo "${VERSION_CODENAME:-}"); }
 # kernels in a root of that release, made once with mmdebstrap and kept
 # in the cache: its gcc, kbuild, DKMS and kmod, as on a user's machine.
 deb_root() {
-	local rel=$1 r mirror=http://deb.debian.org/debian
-	local sources=("deb $mirror $rel main")
+	local rel=$1
 	[ "$rel" = "$(host_release)" ] && return 0
-	r=$ABPATH_CACHE/root-$rel
+	make_root "$rel" "$ABPATH_CACHE/root-$rel" "its kernels' modules" \
+		gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl
+}
+
+# make_root RELEASE DIR WHAT [PACKAGES]: a minbase root of RELEASE in DIR
+# with PACKAGES (comma-separated), made once (WHAT says what for) and
+# kept; its apt sees the release, its updates, security and backports.
+make_root() {
+	local rel=$1 r=$2 what=$3 pkgs=${4:-} mirror=http://deb.debian.org/debian
+	local sources=("deb $mirror $rel main")
 	[ -f "$r/.abpath-root" ] && { echo "$r"; return 0; }
 	case $rel in
 	sid) ;;
@@ -187,13 +195,13 @@ deb_root() {
 	(
 		flock 9
 		[ -f "$r/.abpath-root" ] && exit 0
-		stage "a Debian $rel root for its kernels' modules, in $r"
+		stage "a Debian $rel root for $what, in $r"
 		rm -rf "$r" "$r.tmp"
 		# The archive may be a snapshot older than unstable's Release
 		# file stays valid (a week); the signature is still checked.
 		mmdebstrap --quiet --variant=minbase \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
-			--include=gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl \
+			${pkgs:+--include="$pkgs"} \
 			"$rel" "$r.tmp" "${sources[@]}" >&2 ||
 			die "mmdebstrap of Debian $rel failed"
 		touch "$r.tmp/.abpath-root"
