@@ -105,9 +105,14 @@ json_run() {
 		and (.results.per_cpu | length) == (.results.cpus | length)' <<<"$output"
 	json_run softirq-rate -S busy -t 0.2 --hz 250
 	jq -e '(.results.busy_cpus | length) > 0 and .checks.monotonic' <<<"$output"
-	# The host has a ksoftirqd/N per CPU: its wake-ups and switches are
-	# counts per second, and the wake-ups are among the switches.
-	jq -e '.results.softirq_thread as $t | ($t.wakeups_per_busy_cpu_s | type) == "number"
+	# The host has a ksoftirqd/N per CPU (and ktimers/N where interrupts
+	# are threaded from 6.13): the report names which, their wake-ups and
+	# switches are counts per second, and the wake-ups are among the
+	# switches.
+	want=ksoftirqd/N
+	grep -qsx 'ktimers/0' /proc/[0-9]*/comm && want+=+ktimers/N
+	jq -e --arg want "$want" '.results.softirq_thread as $t | $t.threads == $want
+		and ($t.wakeups_per_busy_cpu_s | type) == "number"
 		and $t.wakeups_per_busy_cpu_s >= 0
 		and $t.switches_per_busy_cpu_s >= $t.wakeups_per_busy_cpu_s
 		and ($t.wakeups_per_tick * 250 - $t.wakeups_per_busy_cpu_s

@@ -44,8 +44,9 @@ static const char usage[] =
 	"  idle    nothing\n"
 	"The mean is over the online CPUs (/sys/devices/system/cpu/online).\n"
 	"Also reports, per busy CPU, the wake-ups (voluntary switches) and all\n"
-	"context switches of its softirq thread ksoftirqd/N: on PREEMPT_RT each\n"
-	"raise in hardirq wakes it.\n"
+	"context switches of its softirq threads, ksoftirqd/N and, where the\n"
+	"kernel has it, ktimers/N: on PREEMPT_RT (and from 6.13 with threadirqs)\n"
+	"each raise in hardirq wakes one of them.\n"
 	"Metric: mean TIMER softirqs per second per CPU (lower is better).\n"
 	"\n"
 	"  -S, --scenario S    busy, timers or idle (busy)\n"
@@ -141,20 +142,28 @@ static void sample_or_die(const char *path, struct sample *s)
 }
 
 /*
- * The context switches of each CPU's softirq thread (ksoftirqd/N), by
- * CPU; -1 where there is none. On PREEMPT_RT a softirq raised in hardirq
- * runs there, so each raise costs a wake-up: one voluntary switch when
- * the thread sleeps again. On other kernels it runs on irq exit and the
- * thread rarely wakes.
+ * The context switches of each CPU's softirq threads, by CPU; -1 where
+ * there is none. On PREEMPT_RT a softirq raised in hardirq runs in a
+ * thread, so each raise costs a wake-up: one voluntary switch when the
+ * thread sleeps again. Which thread depends on the kernel: ksoftirqd/N
+ * up to 6.12, and from 6.13 ktimers/N for TIMER_SOFTIRQ whenever
+ * interrupts are threaded (raise_timer_softirq(), also with threadirqs
+ * on a non-RT kernel). Both are summed, so one count is right on every
+ * kernel; other softirqs wake them the same in both modes. On other
+ * kernels softirqs run on irq exit and the threads rarely wake.
  */
 struct switches {
 	long long *vol, *invol;
 };
 
-static void read_switches(int max, struct switches *sw)
+/* Which threads read_switches() found, for the report. */
+enum { SW_KSOFTIRQD = 1, SW_KTIMERS = 2 };
+
+static int read_switches(int max, struct switches *sw)
 {
 	char path[300], comm[32], line[128];
 	struct dirent *d;
+	int found = 0;
 	DIR *proc;
 
 	for (int i = 0; i < max; i++)
@@ -163,8 +172,9 @@ static void read_switches(int max, struct switches *sw)
 	if (!proc)
 		wl_die_err(errno, "/proc");
 	while ((d = readdir(proc))) {
+		long long vol, invol;
+		int cpu, kind;
 		FILE *f;
-		int cpu;
 
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
@@ -172,24 +182,36 @@ static void read_switches(int max, struct switches *sw)
 		f = fopen(path, "r");
 		if (!f)
 			continue;	/* gone meanwhile */
-		if (!fgets(comm, sizeof(comm), f) ||
-		    sscanf(comm, "ksoftirqd/%d", &cpu) != 1 || cpu < 0 ||
-		    cpu >= max) {
-			fclose(f);
-			continue;
+		kind = 0;
+		if (fgets(comm, sizeof(comm), f)) {
+			if (sscanf(comm, "ksoftirqd/%d", &cpu) == 1)
+				kind = SW_KSOFTIRQD;
+			else if (sscanf(comm, "ktimers/%d", &cpu) == 1)
+				kind = SW_KTIMERS;
 		}
 		fclose(f);
+		if (!kind || cpu < 0 || cpu >= max)
+			continue;
 		snprintf(path, sizeof(path), "/proc/%s/status", d->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
+		vol = invol = -1;
 		while (fgets(line, sizeof(line), f)) {
-			sscanf(line, "voluntary_ctxt_switches: %lld", &sw->vol[cpu]);
-			sscanf(line, "nonvoluntary_ctxt_switches: %lld", &sw->invol[cpu]);
+			sscanf(line, "voluntary_ctxt_switches: %lld", &vol);
+			sscanf(line, "nonvoluntary_ctxt_switches: %lld", &invol);
 		}
 		fclose(f);
+		if (vol < 0 || invol < 0)
+			continue;
+		if (sw->vol[cpu] < 0)
+			sw->vol[cpu] = sw->invol[cpu] = 0;
+		sw->vol[cpu] += vol;
+		sw->invol[cpu] += invol;
+		found |= kind;
 	}
 	closedir(proc);
+	return found;
 }
 
 /* A cpulist ("0-3,6") as a bitmap of @max CPUs; NULL if unreadable. */
@@ -364,7 +386,7 @@ int main(int argc, char **argv)
 	struct sample a = { 0 }, b = { 0 };
 	struct switches swa, swb;
 	double wake_sum = 0, switch_sum = 0;
-	int nthread = 0;
+	int nthread = 0, threads;
 	struct thr *thr;
 	cpu_set_t usable;
 
@@ -452,7 +474,7 @@ int main(int argc, char **argv)
 	wl_sleep(seconds);
 	sample_or_die(path, &b);
 	t1 = wl_now();
-	read_switches(maxcpu, &swb);
+	threads = read_switches(maxcpu, &swb);
 	atomic_store(&stop, true);
 	for (int i = 0; i < nthr; i++) {
 		pthread_join(thr[i].tid, NULL);
@@ -529,8 +551,11 @@ int main(int argc, char **argv)
 		if ((!online || online[a.cpu[i]]) && busy_cpu[a.cpu[i]])
 			wl_int(NULL, a.cpu[i]);
 	wl_end();
-	/* ksoftirqd/N of the busy CPUs: null where there is none. */
+	/* The busy CPUs' softirq threads: null where there is none. */
 	wl_obj("softirq_thread");
+	wl_str("threads", threads == (SW_KSOFTIRQD | SW_KTIMERS) ?
+	       "ksoftirqd/N+ktimers/N" : threads == SW_KTIMERS ? "ktimers/N" :
+	       threads == SW_KSOFTIRQD ? "ksoftirqd/N" : "none");
 	wl_num("wakeups_per_busy_cpu_s", nthread ? wake_sum / nthread : NAN);
 	wl_num("switches_per_busy_cpu_s", nthread ? switch_sum / nthread : NAN);
 	if (hz > 0 && nthread)
