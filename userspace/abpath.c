@@ -317,45 +317,11 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 
 /* ---- set --------------------------------------------------------------- */
 
-/*
- * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
- * kernel, and <path>/site says why.  A write of all four checks every path
- * before changing any, so it names the first one that refused.
- */
-static int set_unsupported(const char *path, const char *mode)
-{
-	struct ctl_paths p;
-	char site[512];
-	int i;
-
-	if (strcmp(path, "all")) {
-		if (ctl_path_site(path, site, sizeof(site)))
-			ctl_copy(site, sizeof(site), "see dmesg");
-		abpath_error("%s cannot run %s on this kernel: %s", path,
-			     mode, site);
-		return 1;
-	}
-	ctl_path_names(&p);
-	for (i = 0; i < p.n; i++) {
-		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
-		    !strncmp(site, "unavailable", 11)) {
-			abpath_error("%s cannot run %s on this kernel (%s), "
-				     "so no path was changed; set the others "
-				     "one by one with 'abpath set PATH %s'",
-				     p.name[i], mode, site, mode);
-			return 1;
-		}
-	}
-	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
-		     "no path was changed", mode);
-	return 1;
-}
-
 static int set_failed(const char *path, const char *mode, const char *file,
 		      int err)
 {
 	if (err == -EOPNOTSUPP)
-		return set_unsupported(path, mode);
+		return ctl_explain_unsupported(path, mode);
 	if (err == -EINVAL) {
 		abpath_error("the module rejected '%s' for %s (%s); check "
 			     "that the module and the CLI versions match "

@@ -317,12 +317,8 @@ static int set_mode(const struct ctl_paths *p, enum bench_mode m)
 	for (int i = 0; i < p->n; i++) {
 		mode_file(file, sizeof(file), p->name[i]);
 		err = ctl_write(file, mode);
-		if (err == -EOPNOTSUPP) {
-			abpath_error("the %s algorithm for %s is not "
-				     "implemented in this module version; "
-				     "update the module", mode, p->name[i]);
-			return 1;
-		}
+		if (err == -EOPNOTSUPP)
+			return ctl_explain_unsupported(p->name[i], mode);
 		if (err)
 			return ctl_explain(file, err, false);
 		/* A module that took the write but did not switch is a bug. */

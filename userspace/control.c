@@ -457,3 +457,37 @@ int ctl_explain(const char *file, int err, bool needs_debugfs)
 		     "provide it (update the module)", file);
 	return 1;
 }
+
+/*
+ * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
+ * kernel, and <path>/site says why.  A write of all four checks every path
+ * before changing any, so it names the first one that refused.
+ */
+int ctl_explain_unsupported(const char *path, const char *mode)
+{
+	struct ctl_paths p;
+	char site[512];
+	int i;
+
+	if (strcmp(path, "all")) {
+		if (ctl_path_site(path, site, sizeof(site)))
+			ctl_copy(site, sizeof(site), "see dmesg");
+		abpath_error("%s cannot run %s on this kernel: %s", path,
+			     mode, site);
+		return 1;
+	}
+	ctl_path_names(&p);
+	for (i = 0; i < p.n; i++) {
+		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
+		    !strncmp(site, "unavailable", 11)) {
+			abpath_error("%s cannot run %s on this kernel (%s), "
+				     "so no path was changed; set the others "
+				     "one by one with 'abpath set PATH %s'",
+				     p.name[i], mode, site, mode);
+			return 1;
+		}
+	}
+	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
+		     "no path was changed", mode);
+	return 1;
+}

@@ -104,5 +104,11 @@ enum debugfs_state ctl_debugfs_state(void);
  */
 int ctl_explain(const char *file, int err, bool needs_debugfs);
 int ctl_explain_not_loaded(void);
+/*
+ * A mode write refused with EOPNOTSUPP: the path's site says why (the
+ * stock backend could not attach its legacy arm).  @path may be "all".
+ * Every command that writes a mode explains it here.  Returns 1.
+ */
+int ctl_explain_unsupported(const char *path, const char *mode);
 
 #endif
