@@ -53,7 +53,8 @@ const char *bench_workload_dir(void)
 int bench_no_workload_dir(void)
 {
 	abpath_error("workload directory %s does not exist; install the "
-		     "workloads ('make install') or set ABPATH_WORKLOAD_DIR",
+		     "workloads (the Debian package, or 'make -C userspace/workloads "
+		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
 		     bench_workload_dir());
 	return 1;
 }
