@@ -156,13 +156,13 @@ static void dkms_mok_certificate(char *buf, size_t len)
 		fclose(f);
 }
 
-/* Lockdown is on when the kernel says so: "none [integrity] ...". */
+/* Lockdown is on when the kernel names a level other than none. */
 static bool locked_down(void)
 {
-	char buf[128];
+	struct ctl_kernel k;
 
-	return !ctl_read("/sys/kernel/security/lockdown", buf, sizeof(buf)) &&
-	       !strstr(buf, "[none]") && strchr(buf, '[');
+	ctl_kernel_probe(&k);
+	return *k.lockdown && strcmp(k.lockdown, "none");
 }
 
 /*
