@@ -81,7 +81,7 @@ const char *ctl_debugfs_mount(void)
 }
 
 /* /sys/kernel/abpath -> /sys: two levels up, fake trees alike. */
-static void sys_file(char *file, size_t len, const char *rel)
+void ctl_sys_path(char *file, size_t len, const char *rel)
 {
 	const char *root = ctl_sysfs();
 	size_t n = strlen(root);
@@ -96,7 +96,7 @@ int ctl_sys_read(const char *rel, char *buf, size_t len)
 {
 	char file[4096];
 
-	sys_file(file, sizeof(file), rel);
+	ctl_sys_path(file, sizeof(file), rel);
 	return ctl_read(file, buf, len);
 }
 
@@ -373,13 +373,13 @@ static void kernel_signatures(struct ctl_kernel *k)
 		ctl_copy(k->lockdown, sizeof(k->lockdown), open_br + 1);
 	}
 	/* A machine that did not boot through EFI has no Secure Boot. */
-	sys_file(file, sizeof(file), "firmware/efi");
+	ctl_sys_path(file, sizeof(file), "firmware/efi");
 	if (access(file, F_OK) && errno == ENOENT) {
 		k->secure_boot = TRI_NO;
 		return;
 	}
 	k->secure_boot = TRI_UNKNOWN;
-	sys_file(file, sizeof(file), sb_var);
+	ctl_sys_path(file, sizeof(file), sb_var);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -90,6 +90,8 @@ int ctl_write(const char *file, const char *val);
  * sys/): ctl_sys_read("module/abpath/parameters/mode", ...).
  */
 int ctl_sys_read(const char *rel, char *buf, size_t len);
+/* Its name: "<sysfs>/<rel>". */
+void ctl_sys_path(char *file, size_t len, const char *rel);
 /* A module parameter, from sysfs beside ctl_sysfs() (/sys/module/abpath). */
 int ctl_param(const char *name, char *buf, size_t len);
 
