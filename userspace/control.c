@@ -464,12 +464,31 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 
 bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix)
 {
+	const char *opt[] = { "CONFIG_LIVEPATCH",
+			      "CONFIG_DYNAMIC_FTRACE_WITH_ARGS",
+			      "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS" };
+	enum tri val[] = { k->livepatch, k->ftrace_args, k->ftrace_direct };
+	char lacks[160] = "";
+	size_t used = 0;
+	int n = 0, i;
+
 	if (k->hooks != TRI_NO || k->stock != TRI_NO)
 		return false;
+	/* Only what this kernel lacks: that is what to look for in another. */
+	for (i = 0; i < 3; i++)
+		n += val[i] != TRI_YES;
+	for (i = 0; i < 3 && used < sizeof(lacks); i++) {
+		if (val[i] == TRI_YES)
+			continue;
+		used += (size_t)snprintf(lacks + used, sizeof(lacks) - used,
+					 "%s%s", used ? (--n == 1 ? " and " : ", ")
+					 : "", opt[i]);
+	}
 	abpath_error("%sthe running kernel %s can take neither backend: it "
-		     "has no abpath hooks and lacks " CTL_STOCK_NEEDS "; boot "
-		     "a kernel built with CONFIG_ABPATH_HOOKS=y ("
-		     CTL_HOOK_PATCHES ")", prefix, k->release);
+		     "has no abpath hooks and lacks %s; boot a kernel that has "
+		     CTL_STOCK_NEEDS " (every Debian kernel does) for the "
+		     "stock backend, or one built with CONFIG_ABPATH_HOOKS=y ("
+		     CTL_HOOK_PATCHES ")", prefix, k->release, lacks);
 	return true;
 }
 

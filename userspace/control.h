@@ -34,7 +34,8 @@ struct ctl_paths {
 };
 
 /* Where a user finds the hook patch for a kernel, named in every hint. */
-#define CTL_HOOK_PATCHES "patches/linux-6.12 or patches/linux-6.1"
+#define CTL_HOOK_PATCHES \
+	"patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3"
 /* What an unpatched kernel needs for the stock backend. */
 #define CTL_STOCK_NEEDS \
 	"CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and " \
