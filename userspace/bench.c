@@ -829,8 +829,9 @@ static const char *reverted_path(const struct ctl_paths *p,
  * the watchdog sent a benched path back to optimized during it (the run
  * then ran partly in the other mode), a cross-check disagreed (the
  * legacy arm did not do what it reproduces), or a path was not in @m at
- * the end (someone else switched it).  The counters are read before and
- * after every run, so each of these is seen even when it came and went.
+ * the end (someone else switched it).  The counters, read before and
+ * after every run, show a revert or a mismatch even when the mode is
+ * back by the end; a switch and back by someone else is not seen.
  */
 static void judge_run(const struct ctl_paths *p, enum bench_mode m,
 		      const struct stat_set *before,
