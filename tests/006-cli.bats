@@ -15,15 +15,39 @@ teardown() {
 
 @test "status reports the module, its backend, the hooks and every path's mode and site" {
 	run -0 abpath status -j
-	run -0 jq -e --arg b "$BACKEND" '.module.loaded == true and .module.backend == $b
-		and .kernel.hooks == ($b == "patched") and .mode == "optimized"' <<<"$output"
-	run -0 abpath status -j
+	json=$output
+	# Only the backend in use has its fields, and every one is ready.
+	jq -e --arg b "$BACKEND" '.module.loaded == true and .module.backend == $b
+		and .kernel.backend_support == $b and .mode == "optimized"
+		and (.kernel | has("hook_patch")) == ($b == "patched")
+		and (.kernel | has("stock_backend")) == ($b == "stock")
+		and (if $b == "patched" then
+			.kernel.hook_patch == {"CONFIG_ABPATH_HOOKS": true,
+				"api_in_kernel": true, "module_registered": true}
+		     else
+			.kernel.stock_backend == {"CONFIG_LIVEPATCH": true,
+				"CONFIG_DYNAMIC_FTRACE_WITH_ARGS": true,
+				"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS": true,
+				"ftrace_enabled": true}
+		     end)
+		and (.kernel.module_signatures | has("sig_enforce") and has("lockdown")
+			and has("secure_boot"))' <<<"$json" || fail "status -j: $json"
 	for p in "${PATHS[@]}"; do
 		# The stock backend has no static keys: ftrace is its hook.
 		jq -e --arg p "$p" --arg b "$BACKEND" '.paths[$p].mode == "optimized"
-			and .paths[$p].static_key == (if $b == "patched" then true else null end)
-			and (.paths[$p].site | test("^[a-z_]+\\(\\)"))' <<<"$output"
+			and (.paths[$p] | has("static_key")) == ($b == "patched")
+			and (if $b == "patched" then .paths[$p].static_key else true end)
+			and (.paths[$p].site | test("^[a-z_]+\\(\\)"))' <<<"$json" ||
+			fail "status -j, $p: $json"
 	done
+	run -0 abpath status
+	if [ "$BACKEND" = stock ]; then
+		refute_output --partial CONFIG_ABPATH_HOOKS
+		assert_line --regexp '^    ftrace_enabled: +yes$'
+	else
+		refute_output --partial CONFIG_LIVEPATCH
+		assert_line --regexp '^    CONFIG_ABPATH_HOOKS: +yes$'
+	fi
 }
 
 @test "unload, load --mode legacy, set, reset and unload round-trip" {

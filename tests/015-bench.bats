@@ -163,3 +163,66 @@ plant() {
 	grep -q '(legacy): the kernel reported a problem (dmesg from [0-9.]* s): an RCU stall naming a stalled CPU' <<<"$stderr" || fail "stderr: $stderr"
 	expect "$(active_mode timer_fastpath)" = optimized "timer_fastpath after the failed benches"
 }
+
+# Runs, with --runs 3 --warmup 0: 1 legacy, 2 and 3 optimized, 4 and 5
+# legacy, 6 optimized. trip_once: a command for a bench of exit_reparent
+# that in its second legacy run (run 4) gives exit_reparent a 1 us budget
+# and exits until the watchdog sends the path back to optimized, as a
+# legacy arm over its budget would mid-run; every run then does the same
+# work. Only that run may be left out.
+trip_once() {
+	local dir=$BATS_TEST_TMPDIR
+	cat >"$dir/trip" <<-SCRIPT
+		#!/bin/sh
+		m=\$(sed -n 's/.*\[\(.*\)\].*/\1/p' $SYS/exit_reparent/mode)
+		if [ "\$m" = legacy ]; then
+			n=\$((\$(cat $dir/legacy-runs 2>/dev/null || echo 0) + 1))
+			echo \$n >$dir/legacy-runs
+			if [ \$n = 2 ]; then
+				echo 0,0,1,0 >$PARAM/watchdog_us
+				i=0
+				while grep -q '\[legacy\]' $SYS/exit_reparent/mode && [ \$i -lt 500 ]; do
+					sh -c :
+					i=\$((i + 1))
+				done
+				echo 0 >$PARAM/watchdog_us
+			fi
+		fi
+		i=0
+		while [ \$i -lt 20 ]; do sh -c :; i=\$((i + 1)); done
+	SCRIPT
+	chmod +x "$dir/trip"
+	echo "$dir/trip"
+}
+
+@test "a run in which the watchdog reverts legacy is invalid, named, and left out of the statistics" {
+	write_file "$DBG/reset" 1
+	run -0 --separate-stderr abpath bench --path exit_reparent --runs 3 --warmup 0 -j -- "$(trip_once)"
+	json=$output
+	run -0 cat "$PARAM/watchdog_us"
+	assert_output 0,0,0,0
+	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 "exit_reparent legacy watchdog_reverts after the bench"
+	grep -q 'run 4 of 6 (legacy) is invalid, left out of the statistics: the watchdog sent exit_reparent back to optimized during the run' <<<"$stderr" ||
+		fail "stderr: $stderr"
+	# Run 4 alone is invalid, and the statistics are those of the others:
+	# legacy's geometric mean is that of runs 1 and 5.
+	jq -e '
+		([.samples[] | select(.mode == "legacy" and .invalid == null) | .value | log]
+		 | add / length | exp) as $g
+		| .schema == "abpath-bench/3"
+		and (.samples[3] | .index == 4 and .mode == "legacy"
+		     and (.invalid | startswith("the watchdog sent exit_reparent back to optimized"))
+		     and .counters.exit_reparent.watchdog_reverts == 1)
+		and ([.samples[] | select(.index != 4) | .invalid == null
+		      and .counters.exit_reparent.watchdog_reverts == 0] | all)
+		and .summary.invalid_runs == [4]
+		and .summary.legacy.n == 2 and .summary.optimized.n == 3
+		and ((.summary.legacy.gmean - $g) | fabs) < 1e-9 * $g
+		and .summary.paired.pairs == 2
+		and (.summary.warnings | index("1 run was invalid and left out of the statistics (see invalid_runs)"))
+		and (.provenance.module_parameters.watchdog_us == "0,0,0,0")
+		and (.provenance | has("cpu_model") and .cpufreq_governor != null
+		     and .clocksource != null)' <<<"$json" || fail "the bench JSON: $json"
+	jq -r '"# run 4 invalid: \(.samples[3].invalid); legacy n=\(.summary.legacy.n) gmean \(.summary.legacy.gmean) s, optimized n=\(.summary.optimized.n) gmean \(.summary.optimized.gmean) s; \(.summary.verdict); \(.provenance.cpu_model), governor \(.provenance.cpufreq_governor), clocksource \(.provenance.clocksource)"' <<<"$json" >&3
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent after the bench"
+}

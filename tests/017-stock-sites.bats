@@ -44,6 +44,12 @@ teardown() {
 
 	run ! write_file "$SYS/group_cputime/mode" legacy
 	assert_output --partial "Operation not supported"
+	# The CLI gives the site's reason, the same from set and from bench.
+	run -1 --separate-stderr abpath set group_cputime legacy
+	assert_equal "$stderr" "abpath: error: group_cputime cannot run legacy on this kernel: unavailable: $TAKEN"
+	run -1 --separate-stderr abpath bench --path group_cputime --runs 2 --warmup 0 -- true
+	[[ $stderr == *"abpath: error: group_cputime cannot run legacy on this kernel: unavailable: $TAKEN"* ]] ||
+		fail "bench's stderr: $stderr"
 	run -0 cat "$SYS/group_cputime/mode"
 	assert_output "legacy [optimized]"
 	# All or nothing: a global legacy that one path cannot take is refused.

@@ -174,7 +174,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		[DEBUGFS_NOT_MOUNTED] = "not mounted",
 		[DEBUGFS_NO_ACCESS] = "no access",
 	};
-	char file[4096], buf[256];
+	char file[4096], buf[256], backend[CTL_NAME_MAX];
 	struct ctl_hooks hooks;
 	struct ctl_kernel k;
 	struct ctl_paths p;
@@ -201,27 +201,60 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	snprintf(file, sizeof(file), "%s/version", ctl_sysfs());
 	out_string("version", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
 	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
-	out_string("backend", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+	if (ctl_read(file, backend, sizeof(backend)))
+		backend[0] = '\0';
+	out_string("backend", *backend ? backend : NULL);
 	if (ki.refcnt >= 0)
 		out_u64("refcnt", (uint64_t)ki.refcnt);
 	else
 		out_null("refcnt");
 	out_end();
 
+	/*
+	 * The backend in use, or the one abpath.ko would take here: only
+	 * its own fields say anything (a stock kernel has no hook patch,
+	 * and that is no failure).  A kernel that takes neither shows both,
+	 * so that what it lacks is in view.
+	 */
+	if (!*backend)
+		ctl_copy(backend, sizeof(backend),
+			 k.hooks == TRI_YES ? "patched" :
+			 k.stock == TRI_YES ? "stock" : "");
 	out_begin_object("kernel", OUT_PLAIN);
 	out_string("release", k.release);
 	out_string("version", k.version);
-	out_tri("hooks", k.hooks);
-	out_tri("stock_backend", k.stock);
-	out_string("config", k.config == TRI_UNKNOWN ? NULL :
-			     k.config == TRI_YES ? "y" : "n");
-	out_string("config_source", *k.config_source ? k.config_source : NULL);
-	out_tri("registration_api", k.hooks_file ? TRI_YES : k.kallsyms);
+	out_string("backend_support", k.hooks == TRI_YES ? "patched" :
+		   k.stock == TRI_YES ? "stock" :
+		   k.hooks == TRI_NO && k.stock == TRI_NO ? "neither" : NULL);
+	out_string("config_file", *k.config_source ? k.config_source : NULL);
 	out_string("debugfs", debugfs_names[k.debugfs]);
-	if (have_hooks)
-		out_bool("hooks_registered", hooks.registered);
-	else
-		out_null("hooks_registered");
+	if (strcmp(backend, "stock")) {
+		out_begin_object("hook_patch", OUT_PLAIN);
+		out_tri("CONFIG_ABPATH_HOOKS", k.config);
+		/* Its API in kallsyms, or its debugfs file. */
+		out_tri("api_in_kernel", k.hooks_file ? TRI_YES : k.kallsyms);
+		if (have_hooks)
+			out_bool("module_registered", hooks.registered);
+		else
+			out_null("module_registered");
+		out_end();
+	}
+	if (strcmp(backend, "patched")) {
+		out_begin_object("stock_backend", OUT_PLAIN);
+		out_tri("CONFIG_LIVEPATCH", k.livepatch);
+		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_ARGS", k.ftrace_args);
+		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
+			k.ftrace_direct);
+		/* 0 detaches every ftrace user, abpath's legacy arms too. */
+		out_tri("ftrace_enabled", k.ftrace_enabled);
+		out_end();
+	}
+	/* What lets a module built by DKMS load, on either backend. */
+	out_begin_object("module_signatures", OUT_PLAIN);
+	out_tri("sig_enforce", k.sig_enforce);
+	out_string("lockdown", *k.lockdown ? k.lockdown : NULL);
+	out_tri("secure_boot", k.secure_boot);
+	out_end();
 	out_end();
 
 	snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
@@ -244,9 +277,10 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		for (j = 0; have_hooks && j < hooks.n; j++)
 			if (!strcmp(hooks.name[j], p.name[i]))
 				break;
+		/* Only the hook patch has static keys: ftrace is stock's. */
 		if (have_hooks && j < hooks.n)
 			out_bool("static_key", hooks.key[j]);
-		else
+		else if (strcmp(backend, "stock"))
 			out_null("static_key");
 		for (e = 0; have_stats && e < stats.n; e++)
 			if (!strcmp(stats.e[e].path, p.name[i]) &&
@@ -317,45 +351,11 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 
 /* ---- set --------------------------------------------------------------- */
 
-/*
- * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
- * kernel, and <path>/site says why.  A write of all four checks every path
- * before changing any, so it names the first one that refused.
- */
-static int set_unsupported(const char *path, const char *mode)
-{
-	struct ctl_paths p;
-	char site[512];
-	int i;
-
-	if (strcmp(path, "all")) {
-		if (ctl_path_site(path, site, sizeof(site)))
-			ctl_copy(site, sizeof(site), "see dmesg");
-		abpath_error("%s cannot run %s on this kernel: %s", path,
-			     mode, site);
-		return 1;
-	}
-	ctl_path_names(&p);
-	for (i = 0; i < p.n; i++) {
-		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
-		    !strncmp(site, "unavailable", 11)) {
-			abpath_error("%s cannot run %s on this kernel (%s), "
-				     "so no path was changed; set the others "
-				     "one by one with 'abpath set PATH %s'",
-				     p.name[i], mode, site, mode);
-			return 1;
-		}
-	}
-	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
-		     "no path was changed", mode);
-	return 1;
-}
-
 static int set_failed(const char *path, const char *mode, const char *file,
 		      int err)
 {
 	if (err == -EOPNOTSUPP)
-		return set_unsupported(path, mode);
+		return ctl_explain_unsupported(path, mode);
 	if (err == -EINVAL) {
 		abpath_error("the module rejected '%s' for %s (%s); check "
 			     "that the module and the CLI versions match "

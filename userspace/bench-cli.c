@@ -37,6 +37,9 @@ static const struct {
 	{ "json", 'j', false, true },
 	{ "export-markdown", 'M', true, false },
 	{ "export-csv", 'C', true, false },
+	{ "export-json", 'X', true, false },
+	{ "show-output", 'U', false, false },
+	{ "ignore-failure", 'i', false, true },
 	{ "help", 'h', false, true },
 	{ "from", 'F', true, false },
 	{ "suite", 'S', true, false },
@@ -149,11 +152,16 @@ const char bench_help[] =
 	"                   for a suite, one FILE-<experiment>.svg|png each\n"
 	"      --export-markdown FILE  also write the summary as Markdown\n"
 	"      --export-csv FILE       also write one CSV row per run\n"
+	"      --export-json FILE      also write the JSON result (as -j)\n"
 	"                   (FILE - is standard output, after the report)\n"
 	"  -- ARGS          arguments for the workload (bench adds -j)\n"
 	"  -- COMMAND       without WORKLOAD: time any command (needs --path);\n"
 	"                   the metric is its wall time, with user and system\n"
-	"                   time from wait4; its output is discarded\n"
+	"                   time from wait4; its output is discarded, and a\n"
+	"                   non-zero exit stops the bench (exit 1)\n"
+	"      --show-output   a command's output on standard error instead\n"
+	"  -i, --ignore-failure  a command's non-zero exit (or signal) is\n"
+	"                   recorded with its run, and the bench goes on\n"
 	"      --from FILE  report a saved result (bench -j, or a suite's\n"
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
@@ -169,6 +177,9 @@ const char bench_help[] =
 	"on a failed run, and on SIGINT/SIGTERM/SIGHUP, after which the runs\n"
 	"done so far are reported (complete: false) and abpath dies of the\n"
 	"same signal, so that a shell loop around it stops too.\n"
+	"A run in which the watchdog sent a benched path back to optimized,\n"
+	"a cross-check counted a mismatch, or the path's mode changed is\n"
+	"invalid: reported with its reason, left out of every statistic.\n"
 	"Reported per mode: the geometric mean with a 95% CI (t on the logs),\n"
 	"median, min, max; legacy/optimized as the ratio of the geometric\n"
 	"means with a 95% Welch t interval on the logs, and the same ratio\n"
@@ -206,6 +217,15 @@ static bool bench_form_option(struct bench_opts *o, int opt, char *arg)
 	case 'C':
 		o->export_csv = arg;
 		return true;
+	case 'X':
+		o->export_json = arg;
+		return true;
+	case 'U':
+		o->show_output = true;
+		return true;
+	case 'i':
+		o->ignore_failure = true;
+		return true;
 	}
 	return false;
 }
@@ -214,11 +234,16 @@ const char *bench_check_values(const struct bench_opts *o)
 {
 	if (o->prepare && !*o->prepare)
 		return "--prepare needs a command";
-	if ((o->export_md && !*o->export_md) ||
-	    (o->export_csv && !*o->export_csv))
-		return "--export-markdown and --export-csv need a file name";
-	if (o->export_md && o->export_csv && !strcmp(o->export_md, o->export_csv))
-		return "--export-markdown and --export-csv name the same file";
+	const char *ex[] = { o->export_md, o->export_csv, o->export_json };
+
+	for (int i = 0; i < 3; i++) {
+		if (ex[i] && !*ex[i])
+			return "--export-markdown, --export-csv and "
+			       "--export-json need a file name";
+		for (int k = 0; k < i; k++)
+			if (ex[i] && ex[k] && !strcmp(ex[i], ex[k]))
+				return "two --export options name the same file";
+	}
 	return NULL;
 }
 
@@ -245,8 +270,11 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 			 BENCH_MAX_FROM);
 		return msg;
 	}
+	if (o->show_output || o->ignore_failure)
+		return "--show-output and --ignore-failure go with a command "
+		       "(-- COMMAND)";
 	if (o->nfrom > 1 && (o->json || o->plot || o->export_md ||
-			     o->export_csv))
+			     o->export_csv || o->export_json))
 		return "-j, --plot and the exports take one --from file; "
 		       "several make one Markdown table per experiment";
 	for (int i = 0; i < o->nfrom && i < BENCH_MAX_FROM; i++)
@@ -257,9 +285,10 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 				       "once";
 	if (o->prepare)
 		return "--prepare does not apply to --from or --suite";
-	if (o->suite && (o->export_md || o->export_csv))
-		return "--export-markdown and --export-csv do not apply to "
-		       "--suite (it writes Markdown tables; --out keeps JSON)";
+	if (o->suite && (o->export_md || o->export_csv || o->export_json))
+		return "--export-markdown, --export-csv and --export-json do "
+		       "not apply to --suite (it writes Markdown tables; --out "
+		       "keeps JSON)";
 	if (o->out && !*o->out)
 		return "--out needs a directory";
 	if (o->suite && bench_suite_check(o->suite)) {
@@ -418,6 +447,12 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 		o.command = true;
 		o.workload = o.args[0];
 	} else {
+		/* A workload's output is its report, and its failure a failed check. */
+		if (o.show_output || o.ignore_failure)
+			return cli_usage_error(c, "--show-output and "
+					       "--ignore-failure go with a "
+					       "command (-- COMMAND), not with "
+					       "a workload");
 		o.workload = argv[rest];
 		ret = find_workload(c, o.workload, exe, sizeof(exe));
 		if (ret >= 0)

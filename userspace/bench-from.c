@@ -47,10 +47,11 @@ static int check_schema(json_t *j, const char *what)
 
 	if (!json_object_get(j, "schema") ||
 	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
+			!strcmp(schema, "abpath-bench/2") ||
 			!strcmp(schema, "abpath-bench/1"))))
 		return 0;
 	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
-		     "abpath-bench/1 or %s", what, schema ? schema : "(not a string)",
+		     "abpath-bench/1, abpath-bench/2 or %s", what, schema ? schema : "(not a string)",
 		     ABPATH_VERSION, BENCH_SCHEMA);
 	return 1;
 }
@@ -95,6 +96,9 @@ static int load_sample(json_t *js, int i, struct bench_sample *s)
 		s->counters = json_object();
 	s->results = json_incref(json_object_get(js, "results"));
 	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
+	/* Schema 3: left out of the statistics, as when it ran. */
+	ctl_copy(s->invalid, sizeof(s->invalid),
+		 json_string_value(json_object_get(js, "invalid")) ?: "");
 	return 0;
 }
 
@@ -165,6 +169,7 @@ static int from_bench(const struct bench_opts *o, json_t *j, const char *what)
 	struct bench_opts lo = {
 		.json = o->json, .plot = o->plot,
 		.export_md = o->export_md, .export_csv = o->export_csv,
+		.export_json = o->export_json,
 	};
 	struct bench b;
 	int ret;

@@ -6,7 +6,8 @@
  * pastes (Markdown: the summary) or plots (CSV: one row per run).
  *
  * Warm-up runs are in the JSON samples (flagged) and in the plot (grey),
- * never in a statistic.
+ * never in a statistic; nor are invalid runs (bench.h), which every
+ * output names with their reason.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -37,7 +38,18 @@ struct report {
 	struct st_mw mw;
 	char verdict[320];
 	char warning[160];		/* "" or why the runs are too few */
+	char invalid_note[160];		/* "" or how many runs were left out */
 };
+
+/* How many runs, warm-ups included, did not measure their mode. */
+static int invalid_runs(const struct bench *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->done; i++)
+		n += !!b->s[i].invalid[0];
+	return n;
+}
 
 /* Time-like metrics read better as slower/faster, others as worse/better. */
 static bool speed_words(const char *unit, bool lower_is_better)
@@ -148,7 +160,8 @@ static void verdict(const struct bench *b, struct report *r)
  * The measured runs in execution order, paired two by two: ABBA makes
  * each pair one legacy and one optimized run, next to each other in time,
  * so a drift of the machine hits both alike.  A pair of one mode (a
- * hand-made order) or a run left over is not used.
+ * hand-made order), a pair with an invalid run, or a run left over is
+ * not used.
  */
 static int pair_runs(const struct bench *b, struct report *r)
 {
@@ -171,7 +184,8 @@ static int pair_runs(const struct bench *b, struct report *r)
 			prev = s;
 			continue;
 		}
-		if (prev->mode != s->mode) {
+		if (prev->mode != s->mode && !prev->invalid[0] &&
+		    !s->invalid[0]) {
 			x[n] = (prev->mode == BENCH_LEGACY ? prev : s)->value;
 			y[n] = (prev->mode == BENCH_LEGACY ? s : prev)->value;
 			n++;
@@ -197,9 +211,15 @@ static int compute(const struct bench *b, struct report *r)
 	for (int i = 0; i < b->done; i++) {
 		struct mode_stats *ms = &r->m[b->s[i].mode];
 
-		if (!b->s[i].warmup)
+		if (bench_counts(&b->s[i]))
 			ms->v[ms->n++] = b->s[i].value;
 	}
+	r->invalid_note[0] = '\0';
+	if (invalid_runs(b))
+		snprintf(r->invalid_note, sizeof(r->invalid_note), "%d run%s "
+			 "invalid and left out of the statistics (see "
+			 "invalid_runs)", invalid_runs(b),
+			 invalid_runs(b) == 1 ? " was" : "s were");
 	for (int m = 0; m < 2; m++) {
 		if (!r->m[m].n) {
 			r->m[m].s = (struct st_summary){ 0, NAN, NAN, NAN, NAN,
@@ -210,13 +230,15 @@ static int compute(const struct bench *b, struct report *r)
 		if (err)
 			return err;
 	}
-	/* Only an interrupted bench gets here without both modes. */
+	/* An interrupted bench, or one whose runs of a mode were invalid. */
 	if (!r->m[0].n || !r->m[1].n) {
 		r->mw = (struct st_mw){ NAN, NAN, NAN, false };
 		r->ratio = (struct st_ratio){ NAN, NAN, NAN, NAN };
 		r->paired = (struct st_paired){ 0, NAN, NAN, NAN, NAN };
-		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: "
-			 "interrupted before both modes had a measured run");
+		snprintf(r->verdict, sizeof(r->verdict), "inconclusive: %s",
+			 b->incomplete ? "interrupted before both modes had a "
+					 "measured run" :
+			 "a mode has no valid measured run");
 		return 0;
 	}
 	err = st_mann_whitney(r->m[0].v, r->m[0].n, r->m[1].v, r->m[1].n,
@@ -246,7 +268,7 @@ static void emit_counter_means(const struct bench *b, enum bench_mode m,
 	int n;
 
 	for (int i = 0; i < b->done; i++) {
-		if (b->s[i].mode != m || b->s[i].warmup)
+		if (b->s[i].mode != m || !bench_counts(&b->s[i]))
 			continue;
 		cnt = json_object_get(b->s[i].counters, path);
 		json_object_foreach(cnt, name, v)
@@ -258,7 +280,7 @@ static void emit_counter_means(const struct bench *b, enum bench_mode m,
 		for (int i = 0; i < b->done; i++) {
 			json_t *c;
 
-			if (b->s[i].mode != m || b->s[i].warmup)
+			if (b->s[i].mode != m || !bench_counts(&b->s[i]))
 				continue;
 			c = json_object_get(json_object_get(b->s[i].counters,
 							    path), name);
@@ -293,7 +315,8 @@ static double results_mean(const struct bench *b, enum bench_mode m,
 	for (int i = 0; i < b->done; i++) {
 		json_t *v = json_object_get(b->s[i].results, key);
 
-		if (b->s[i].mode == m && !b->s[i].warmup && json_is_number(v)) {
+		if (b->s[i].mode == m && bench_counts(&b->s[i]) &&
+		    json_is_number(v)) {
 			acc += json_number_value(v);
 			n++;
 		}
@@ -337,6 +360,7 @@ static void emit_json(const struct bench *b, const struct report *r)
 		out_u64("index", (uint64_t)s->index);
 		out_string("mode", bench_mode_name[s->mode]);
 		out_bool("warmup", s->warmup);
+		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
 		out_real("value", s->value, SIG);
 		out_jansson("counters", s->counters);
 		out_jansson("results", s->results);
@@ -408,9 +432,16 @@ static void emit_json(const struct bench *b, const struct report *r)
 					 : "normal-tie-continuity-corrected");
 	out_end();
 	out_string("verdict", r->verdict);
+	out_begin_array("invalid_runs");
+	for (int i = 0; i < b->done; i++)
+		if (b->s[i].invalid[0])
+			out_u64(NULL, (uint64_t)b->s[i].index);
+	out_end();
 	out_begin_array("warnings");
 	if (r->warning[0])
 		out_string(NULL, r->warning);
+	if (r->invalid_note[0])
+		out_string(NULL, r->invalid_note);
 	out_end();
 	out_end();
 }
@@ -442,9 +473,23 @@ static void emit_text(const struct bench *b, const struct report *r)
 		 b->unit, *b->unit ? ", " : "",
 		 b->lower_is_better ? "lower" : "higher");
 	out_string("metric", line);
-	if (b->provenance)
+	if (b->provenance) {
+		const char *kv = json_string_value(json_object_get(b->provenance,
+							"kernel_version"));
+		const char *be = json_string_value(json_object_get(b->provenance,
+							"backend"));
+
 		out_string("measured on", bench_fmt_provenance(line, sizeof(line),
 							       b->provenance));
+		if (kv)
+			out_string("kernel build", kv);
+		if (be)
+			out_string("backend", be);
+		if (*bench_fmt_machine(line, sizeof(line), b->provenance))
+			out_string("machine", line);
+		if (*bench_fmt_params(line, sizeof(line), b->provenance))
+			out_string("module parameters", line);
+	}
 	/* Lower case: warm-ups; upper case: measured. */
 	used = 0;
 	line[0] = '\0';
@@ -453,6 +498,22 @@ static void emit_text(const struct bench *b, const struct report *r)
 					 "%s%c", i ? " " : "",
 					 (b->s[i].warmup ? "lo" : "LO")[b->s[i].mode]);
 	out_string("order", line);
+	/* Each by its run number and mode, as the progress lines named it. */
+	if (invalid_runs(b)) {
+		out_begin_object("invalid runs (left out of the statistics)",
+				 OUT_PLAIN);
+		for (int i = 0; i < b->done; i++) {
+			char key[64];
+
+			if (!b->s[i].invalid[0])
+				continue;
+			snprintf(key, sizeof(key), "run %d (%s%s)",
+				 b->s[i].index, bench_mode_name[b->s[i].mode],
+				 b->s[i].warmup ? ", warm-up" : "");
+			out_string(key, b->s[i].invalid);
+		}
+		out_end();
+	}
 
 	out_begin_table("summary", OUT_COLS, "");
 	for (int m = 0; m < 2; m++) {
@@ -551,7 +612,7 @@ static void gp_script(FILE *f, const void *ctx)
 	const struct report *r = ((const struct gp_ctx *)ctx)->r;
 	char title[512];
 	bool nonneg = true;
-	int k[2] = { 0, 0 }, nwarm = 0;
+	int k[2] = { 0, 0 }, nwarm = 0, ninvalid = 0;
 
 	snprintf(title, sizeof(title), "%s, %s: %s", b->workload_name,
 		 b->o->path, r->verdict);
@@ -570,7 +631,7 @@ static void gp_script(FILE *f, const void *ctx)
 			const struct bench_sample *s = &b->s[i];
 			double frac;
 
-			if ((int)s->mode != m || s->warmup)
+			if ((int)s->mode != m || !bench_counts(s))
 				continue;
 			frac = fmod(0.5 + k[m]++ * 0.6180339887498949, 1.0);
 			fprintf(f, "%.4f %.17g\n", m + 1 + 0.3 * (frac - 0.5),
@@ -581,10 +642,18 @@ static void gp_script(FILE *f, const void *ctx)
 	}
 	fputs("$warmup << EOD\n", f);
 	for (int i = 0; i < b->done; i++)
-		if (b->s[i].warmup) {
+		if (b->s[i].warmup && !b->s[i].invalid[0]) {
 			fprintf(f, "%d %.17g\n", b->s[i].mode + 1, b->s[i].value);
 			nonneg &= b->s[i].value >= 0;
 			nwarm++;
+		}
+	fputs("EOD\n$invalid << EOD\n", f);
+	for (int i = 0; i < b->done; i++)
+		if (b->s[i].invalid[0]) {
+			fprintf(f, "%d %.17g\n", b->s[i].mode + 1,
+				b->s[i].value);
+			nonneg &= b->s[i].value >= 0;
+			ninvalid++;
 		}
 	fprintf(f, "EOD\n$gmean << EOD\n1 %.17g\n2 %.17g\nEOD\n",
 		r->m[0].s.gmean, r->m[1].s.gmean);
@@ -598,6 +667,9 @@ static void gp_script(FILE *f, const void *ctx)
 	if (nwarm)
 		fputs("  $warmup using 1:2 with points pt 6 ps 0.9 "
 		      "lc rgb '#888888' title 'warm-up (not counted)', \\\n", f);
+	if (ninvalid)
+		fputs("  $invalid using 1:2 with points pt 2 ps 1.2 "
+		      "lc rgb '#000000' title 'invalid (not counted)', \\\n", f);
 	fputs("  $gmean using ($1-0.25):2:(0.5):(0) with vectors nohead "
 	      "lw 2 lc rgb 'black' title 'geometric mean'\n", f);
 }
@@ -677,15 +749,32 @@ static void write_markdown(FILE *f, const struct bench *b,
 		"on the logs); Mann-Whitney %s.  **%s**\n",
 		fmt_ratio_ci(ci, sizeof(ci), r->ratio.value, r->ratio.lo,
 			     r->ratio.hi), p, r->verdict);
-	if (b->provenance)
+	if (invalid_runs(b)) {
+		fputs("\nLeft out of the statistics, invalid:", f);
+		for (int i = 0, n = 0; i < b->done; i++) {
+			if (!b->s[i].invalid[0])
+				continue;
+			fprintf(f, "%s run %d (%s): ", n++ ? ";" : "",
+				b->s[i].index, bench_mode_name[b->s[i].mode]);
+			md_cell(f, b->s[i].invalid);
+		}
+		fputs(".\n", f);
+	}
+	if (b->provenance) {
 		fprintf(f, "\nMeasured on %s.\n",
 			bench_fmt_provenance(line, sizeof(line), b->provenance));
+		if (*bench_fmt_machine(line, sizeof(line), b->provenance))
+			fprintf(f, "%s.\n", line);
+		if (*bench_fmt_params(line, sizeof(line), b->provenance))
+			fprintf(f, "Module parameters: %s.\n", line);
+	}
 }
 
 /*
  * One row per run, warm-ups flagged: index, mode, warmup, the metric,
- * the workload's numeric results (a command's CPU times), then every
- * counter delta as PATH.COUNTER; empty where a run has none.
+ * the workload's numeric results (a command's CPU times), every counter
+ * delta as PATH.COUNTER (empty where a run has none), and last why the
+ * run is invalid (empty for a valid one).
  */
 static void write_csv(FILE *f, const struct bench *b)
 {
@@ -730,7 +819,7 @@ static void write_csv(FILE *f, const struct bench *b)
 		fputc(',', f);
 		csv_field(f, json_string_value(v));
 	}
-	fputc('\n', f);
+	fputs(",invalid\n", f);
 	for (int i = 0; i < b->done; i++) {
 		const struct bench_sample *s = &b->s[i];
 
@@ -761,29 +850,55 @@ static void write_csv(FILE *f, const struct bench *b)
 				fprintf(f, "%" JSON_INTEGER_FORMAT,
 					json_integer_value(x));
 		}
+		fputc(',', f);
+		csv_field(f, s->invalid);
 		fputc('\n', f);
 	}
 	json_decref(rcols);
 	json_decref(ccols);
 }
 
+/* What -j prints, the same tree, indented for a file a person reads. */
+static int write_json(FILE *f, const struct bench *b, const struct report *r)
+{
+	json_t *j;
+	int ret;
+
+	out_init(true);
+	emit_json(b, r);
+	j = out_take();
+	ret = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputc('\n', f);
+	json_decref(j);
+	return ret;
+}
+
+enum export_kind { EXPORT_MD, EXPORT_CSV, EXPORT_JSON };
+
 /* Write one export to file, "-" for standard output: 0, or 1 after a message. */
 static int export(const char *file, const struct bench *b,
-		  const struct report *r, bool csv)
+		  const struct report *r, enum export_kind kind)
 {
 	bool std = !strcmp(file, "-");
 	FILE *f = std ? stdout : fopen(file, "w");
-	int bad;
+	int bad = 0;
 
 	if (!f) {
 		abpath_error("cannot write %s: %s", file, strerror(errno));
 		return 1;
 	}
-	if (csv)
+	switch (kind) {
+	case EXPORT_CSV:
 		write_csv(f, b);
-	else
+		break;
+	case EXPORT_JSON:
+		bad = write_json(f, b, r);
+		break;
+	case EXPORT_MD:
 		write_markdown(f, b, r);
-	bad = std ? fflush(f) == EOF || ferror(f) : ferror(f) | fclose(f);
+		break;
+	}
+	bad |= std ? fflush(f) == EOF || ferror(f) : ferror(f) | fclose(f);
 	if (bad) {
 		abpath_error("writing %s: %s", std ? "standard output" : file,
 			     strerror(errno));
@@ -805,6 +920,8 @@ int bench_report(const struct bench *b)
 	}
 	if (r.warning[0])
 		abpath_warn("%s", r.warning);
+	if (r.invalid_note[0])
+		abpath_warn("%s", r.invalid_note);
 	out_init(b->o->json);
 	if (b->o->json)
 		emit_json(b, &r);
@@ -820,9 +937,18 @@ int bench_report(const struct bench *b)
 		ret = bench_gnuplot(b->o->plot, gp_script, &ctx);
 	}
 	if (!ret && b->o->export_md)
-		ret = export(b->o->export_md, b, &r, false);
+		ret = export(b->o->export_md, b, &r, EXPORT_MD);
 	if (!ret && b->o->export_csv)
-		ret = export(b->o->export_csv, b, &r, true);
+		ret = export(b->o->export_csv, b, &r, EXPORT_CSV);
+	if (!ret && b->o->export_json)
+		ret = export(b->o->export_json, b, &r, EXPORT_JSON);
+	/* A bench that measured nothing in a mode has no result to give. */
+	if (!ret && !b->incomplete && (!r.m[0].n || !r.m[1].n)) {
+		abpath_error("no valid measured %s run, so nothing to compare: "
+			     "every one was invalid (the report names why)",
+			     bench_mode_name[r.m[0].n ? 1 : 0]);
+		ret = 1;
+	}
 out:
 	free(r.m[0].v);
 	free(r.m[1].v);

@@ -132,8 +132,9 @@ static int check_workloads(void)
 		err = errno;
 		if (access(bench_workload_dir(), F_OK))
 			return bench_no_workload_dir();
-		abpath_error("%s: %s; install the workloads ('make install') "
-			     "or set ABPATH_WORKLOAD_DIR", exe, strerror(err));
+		abpath_error("%s: %s; install the workloads (the Debian "
+			     "package, or 'make -C userspace/workloads "
+			     "install' from a clone) or set ABPATH_WORKLOAD_DIR", exe, strerror(err));
 		return 1;
 	}
 	return 0;

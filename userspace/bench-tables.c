@@ -100,7 +100,9 @@ static int mode_of(json_t *s)
 {
 	const char *m = json_string_value(json_object_get(s, "mode"));
 
-	if (!m || json_is_true(json_object_get(s, "warmup")))
+	/* Warm-ups and invalid runs are in no statistic. */
+	if (!m || json_is_true(json_object_get(s, "warmup")) ||
+	    json_is_string(json_object_get(s, "invalid")))
 		return -1;
 	return !strcmp(m, bench_mode_name[BENCH_LEGACY]) ? BENCH_LEGACY :
 	       !strcmp(m, bench_mode_name[BENCH_OPTIMIZED]) ? BENCH_OPTIMIZED

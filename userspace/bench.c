@@ -13,6 +13,7 @@
  * path goes back to the mode it had before the bench: an engineer who
  * interrupts a bench must not be left with a kernel in legacy mode.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -53,7 +54,8 @@ const char *bench_workload_dir(void)
 int bench_no_workload_dir(void)
 {
 	abpath_error("workload directory %s does not exist; install the "
-		     "workloads ('make install') or set ABPATH_WORKLOAD_DIR",
+		     "workloads (the Debian package, or 'make -C userspace/workloads "
+		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
 		     bench_workload_dir());
 	return 1;
 }
@@ -184,17 +186,119 @@ int bench_stop_signal(void)
 	return stop_sig;
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* ---- provenance ---------------------------------------------------- */
+
+/* {name: value} of every parameter the loaded module has, or NULL. */
+static json_t *module_parameters(void)
+{
+	char dir[4096], val[512];
+	struct dirent *de;
+	json_t *params;
+	DIR *d;
+
+	ctl_sys_path(dir, sizeof(dir), "module/abpath/parameters");
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	params = json_object();
+	while (params && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || ctl_param(de->d_name, val, sizeof(val)))
+			continue;
+		json_object_set_new(params, de->d_name, json_string(val));
+	}
+	closedir(d);
+	/* readdir's order is the filesystem's: sort for a stable result. */
+	if (params) {
+		const char **keys = calloc(json_object_size(params) + 1,
+					   sizeof(*keys));
+		json_t *sorted = json_object(), *v;
+		const char *k;
+		size_t n = 0;
+
+		if (!keys || !sorted) {
+			free(keys);
+			json_decref(sorted);
+			return params;
+		}
+		json_object_foreach(params, k, v)
+			keys[n++] = k;
+		qsort(keys, n, sizeof(*keys), cmp_cstr);
+		for (size_t i = 0; i < n; i++)
+			json_object_set(sorted, keys[i],
+					json_object_get(params, keys[i]));
+		free(keys);
+		json_decref(params);
+		params = sorted;
+	}
+	return params;
+}
+
+/* The first "model name" of /proc/cpuinfo, or NULL. */
+static json_t *cpu_model(void)
+{
+	char file[4096], line[512], *colon, *end;
+	json_t *model = NULL;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/cpuinfo", ctl_proc());
+	f = fopen(file, "re");
+	while (f && !model && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+			;
+		end = colon + strcspn(colon, "\n");
+		*end = '\0';
+		model = json_string(colon);
+	}
+	if (f)
+		fclose(f);
+	return model;
+}
+
+/*
+ * Every CPU's cpufreq governor, once each ("performance", or
+ * "ondemand,performance" when they differ); "none" without cpufreq
+ * (a VM, or a kernel without it), where the clock cannot change.
+ */
+static json_t *cpufreq_governors(void)
+{
+	char rel[128], gov[64], seen[8][64], all[8 * 65] = "";
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int nseen = 0, k;
+	size_t used = 0;
+
+	for (long cpu = 0; cpu < n && nseen < 8; cpu++) {
+		snprintf(rel, sizeof(rel),
+			 "devices/system/cpu/cpu%ld/cpufreq/scaling_governor",
+			 cpu);
+		if (ctl_sys_read(rel, gov, sizeof(gov)) || !*gov)
+			continue;
+		for (k = 0; k < nseen && strcmp(seen[k], gov); k++)
+			;
+		if (k < nseen)
+			continue;
+		ctl_copy(seen[nseen++], sizeof(seen[0]), gov);
+		used += (size_t)snprintf(all + used, sizeof(all) - used,
+					 "%s%s", used ? "," : "", gov);
+	}
+	return json_string(*all ? all : "none");
+}
 
 json_t *bench_provenance(void)
 {
 	char when[32] = "", file[4096], backend[CTL_NAME_MAX], site[512];
-	char watchdog[128];
+	char watchdog[128], clocksource[64];
 	struct ctl_paths paths;
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
-	bool have_backend, have_watchdog;
+	bool have_backend, have_watchdog, have_clock;
 	json_t *sites;
 
 	if (uname(&u))
@@ -216,14 +320,26 @@ json_t *bench_provenance(void)
 					    json_string(site));
 	/* A legacy arm's calls were judged against these budgets. */
 	have_watchdog = !ctl_param("watchdog_us", watchdog, sizeof(watchdog));
-	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:s?, s:I, s:s, s:s}",
+	/*
+	 * Every wall time came from this clock: a VM that fell back from
+	 * the TSC to hpet or acpi_pm pays for every read of it.
+	 */
+	have_clock = !ctl_sys_read("devices/system/clocksource/clocksource0/"
+				   "current_clocksource", clocksource,
+				   sizeof(clocksource));
+	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:s?, s:o?, s:I, s:o?, "
+			 "s:o?, s:s?, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
 			 "backend", have_backend ? backend : NULL,
 			 "sites", sites,
 			 "watchdog_us", have_watchdog ? watchdog : NULL,
+			 "module_parameters", module_parameters(),
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
+			 "cpu_model", cpu_model(),
+			 "cpufreq_governor", cpufreq_governors(),
+			 "clocksource", have_clock ? clocksource : NULL,
 			 "host", u.nodename, "time", when);
 }
 
@@ -236,6 +352,37 @@ char *bench_fmt_provenance(char *buf, size_t len, json_t *pv)
 		 json_string_value(json_object_get(pv, "host")) ?: "?",
 		 json_string_value(json_object_get(pv, "time")) ?: "?",
 		 json_string_value(json_object_get(pv, "abpath_version")) ?: "?");
+	return buf;
+}
+
+char *bench_fmt_machine(char *buf, size_t len, json_t *pv)
+{
+	const char *model = json_string_value(json_object_get(pv, "cpu_model"));
+	const char *gov = json_string_value(json_object_get(pv,
+							    "cpufreq_governor"));
+	const char *clock = json_string_value(json_object_get(pv, "clocksource"));
+
+	buf[0] = '\0';
+	if (model || gov || clock)
+		snprintf(buf, len, "CPU %s, cpufreq governor %s, clocksource %s",
+			 model ?: "?", gov ?: "?", clock ?: "?");
+	return buf;
+}
+
+char *bench_fmt_params(char *buf, size_t len, json_t *pv)
+{
+	json_t *params = json_object_get(pv, "module_parameters"), *v;
+	const char *k;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	json_object_foreach(params, k, v) {
+		if (used >= len)
+			break;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+					 used ? ", " : "", k,
+					 json_string_value(v) ?: "?");
+	}
 	return buf;
 }
 
@@ -317,12 +464,8 @@ static int set_mode(const struct ctl_paths *p, enum bench_mode m)
 	for (int i = 0; i < p->n; i++) {
 		mode_file(file, sizeof(file), p->name[i]);
 		err = ctl_write(file, mode);
-		if (err == -EOPNOTSUPP) {
-			abpath_error("the %s algorithm for %s is not "
-				     "implemented in this module version; "
-				     "update the module", mode, p->name[i]);
-			return 1;
-		}
+		if (err == -EOPNOTSUPP)
+			return ctl_explain_unsupported(p->name[i], mode);
 		if (err)
 			return ctl_explain(file, err, false);
 		/* A module that took the write but did not switch is a bug. */
@@ -410,6 +553,11 @@ struct child {
 	char *const *argv;
 	bool search;	/* look argv[0] up in $PATH (execvp) */
 	bool stdout_kept;	/* into out, else /dev/null */
+	/*
+	 * Both onto our standard error, beside the progress lines
+	 * (--show-output): standard output stays the report.
+	 */
+	bool shown;
 };
 
 static void child_exec(const struct child *c, int out, int err)
@@ -420,8 +568,12 @@ static void child_exec(const struct child *c, int out, int err)
 	/* A workload reading the terminal would stop a background bench. */
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
-	dup2(c->stdout_kept || null < 0 ? out : null, STDOUT_FILENO);
-	dup2(err, STDERR_FILENO);
+	if (c->shown) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	} else {
+		dup2(c->stdout_kept || null < 0 ? out : null, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+	}
 	if (c->search)
 		execvp(c->argv[0], c->argv);
 	else
@@ -673,13 +825,66 @@ static const char *reverted_path(const struct ctl_paths *p,
 }
 
 /*
+ * Why a run did not measure mode @m, into @why (left "" for a good run):
+ * the watchdog sent a benched path back to optimized during it (the run
+ * then ran partly in the other mode), a cross-check disagreed (the
+ * legacy arm did not do what it reproduces), or a path was not in @m at
+ * the end (someone else switched it).  The counters, read before and
+ * after every run, show a revert or a mismatch even when the mode is
+ * back by the end; a switch and back by someone else is not seen.
+ */
+static void judge_run(const struct ctl_paths *p, enum bench_mode m,
+		      const struct stat_set *before,
+		      const struct stat_set *after, char *why, size_t len)
+{
+	const struct stat_entry *e, *prev;
+	char now[CTL_NAME_MAX];
+	const char *path;
+
+	why[0] = '\0';
+	path = reverted_path(p, before, after);
+	if (path) {
+		snprintf(why, len, "the watchdog sent %s back to optimized "
+			 "during the run (a legacy call over its budget, "
+			 "module parameter watchdog_us)", path);
+		return;
+	}
+	for (size_t j = 0; j < after->n; j++) {
+		e = &after->e[j];
+		if (strcmp(e->counter, "mismatches") ||
+		    !ctl_valid_path(p, e->path))
+			continue;
+		prev = find_entry(before, e);
+		if (prev && e->value > prev->value) {
+			snprintf(why, len, "%s counted %llu mismatch%s in %s "
+				 "mode: its cross-check disagreed with the "
+				 "stock code", e->path,
+				 (unsigned long long)(e->value - prev->value),
+				 e->value - prev->value == 1 ? "" : "es",
+				 e->mode);
+			return;
+		}
+	}
+	for (int i = 0; i < p->n; i++) {
+		if (ctl_path_mode(p->name[i], now, sizeof(now)))
+			ctl_copy(now, sizeof(now), "unreadable");
+		if (strcmp(now, bench_mode_name[m])) {
+			snprintf(why, len, "%s was %s at the end of the run, "
+				 "not %s: something else switched it",
+				 p->name[i], now, bench_mode_name[m]);
+			return;
+		}
+	}
+}
+
+/*
  * --prepare's command, in the mode of the run it prepares (it may warm a
  * cache the run then finds): 0, or 1 after saying why.
  */
 static int run_prepare(const struct bench *b, const char *what)
 {
 	char *argv[] = { "/bin/sh", "-c", (char *)b->o->prepare, NULL };
-	struct child c = { argv, false, false };
+	struct child c = { argv, false, false, false };
 	struct buf out = { .fd = -1, .max = 1, .discard = true };
 	struct buf err = { .fd = -1, .max = BENCH_KEEP_STDERR, .discard = true };
 	struct rusage ru;
@@ -708,16 +913,21 @@ static int run_prepare(const struct bench *b, const char *what)
  * for (sh -c's children included).
  */
 static int take_times(struct bench *b, double wall, const struct rusage *ru,
-		      struct bench_sample *smp)
+		      int status, struct bench_sample *smp)
 {
 	double user = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6;
 	double sys = (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 
 	smp->value = wall;
-	smp->results = json_pack("{s:f, s:f, s:f, s:f, s:I}", "wall_s", wall,
-				 "user_s", user, "sys_s", sys,
+	/* exit_status is null for a signal death, signal null otherwise. */
+	smp->results = json_pack("{s:f, s:f, s:f, s:f, s:I, s:o, s:o}",
+				 "wall_s", wall, "user_s", user, "sys_s", sys,
 				 "cpu_s", user + sys, "max_rss_kb",
-				 (json_int_t)ru->ru_maxrss);
+				 (json_int_t)ru->ru_maxrss, "exit_status",
+				 WIFEXITED(status) ?
+				 json_integer(WEXITSTATUS(status)) : json_null(),
+				 "signal", WIFSIGNALED(status) ?
+				 json_integer(WTERMSIG(status)) : json_null());
 	if (!b->metric) {
 		b->workload_name = strdup("command");
 		b->metric = strdup("wall");
@@ -844,16 +1054,16 @@ static int run_one(struct bench *b, int i, double spent)
 	enum bench_mode m = bench_order(i, b->o->warmup);
 	const struct bench_opts *o = b->o;
 	char what[256], **argv = NULL;
-	struct child c = { o->args, true, false };
+	struct child c = { o->args, true, false, o->show_output };
 	const char *name = o->command ? o->args[0] : o->workload;
 	struct kmsg_reports gap = { 0 }, during = { 0 };
-	const char *reverted;
 	struct rusage ru;
 	double wall;
 	int ret, status;
 
 	json_decref(smp->kernel_reports);
 	smp->kernel_reports = NULL;
+	smp->invalid[0] = '\0';
 	snprintf(what, sizeof(what), "%s%srun %d of %d (%s%s)",
 		 o->label ? o->label : "", o->label ? ": " : "",
 		 i + 1, b->total, bench_mode_name[m],
@@ -873,7 +1083,7 @@ static int run_one(struct bench *b, int i, double spent)
 		argv[0] = (char *)o->exe;
 		argv[1] = "-j";
 		memcpy(argv + 2, o->args, (size_t)o->nargs * sizeof(*argv));
-		c = (struct child){ argv, false, true };
+		c = (struct child){ argv, false, true, false };
 	}
 	ret = set_mode(&b->paths, m);
 	if (!ret && o->prepare)
@@ -902,32 +1112,41 @@ static int run_one(struct bench *b, int i, double spent)
 	ret = stats_read(&after);
 	if (ret)
 		goto out;
-	reverted = reverted_path(&b->paths, &before, &after);
-	if (reverted) {
-		abpath_error("%s: the watchdog sent %s back to optimized during "
-			     "the run, so it measured neither mode; raise its "
-			     "budget (module parameter watchdog_us) or shorten "
-			     "the run", what, reverted);
-		ret = 1;
-		goto out;
-	}
-	if (WIFSIGNALED(status)) {
+	judge_run(&b->paths, m, &before, &after, smp->invalid,
+		  sizeof(smp->invalid));
+	if (o->ignore_failure && (WIFSIGNALED(status) || WEXITSTATUS(status))) {
+		/* Kept, and said: a failure the user chose to measure. */
+		fprintf(stderr, "abpath: bench: %s: %s %s %d; going on "
+			"(--ignore-failure)\n", what, name,
+			WIFSIGNALED(status) ? "was killed by signal"
+					    : "exited with status",
+			WIFSIGNALED(status) ? WTERMSIG(status)
+					    : WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
 		abpath_error("%s: %s was killed by signal %d (%s); its "
 			     "standard error:", what, name,
 			     WTERMSIG(status), strsignal(WTERMSIG(status)));
-		show_stderr(err.p);
+		if (o->show_output)
+			fputs("  (above, with --show-output)\n", stderr);
+		else
+			show_stderr(err.p);
 		ret = 1;
 		goto out;
-	}
-	if (WEXITSTATUS(status)) {
+	} else if (WEXITSTATUS(status)) {
 		abpath_error("%s: %s exited with status %d; its standard "
 			     "error:", what, name, WEXITSTATUS(status));
-		show_stderr(err.p);
+		if (o->show_output)
+			fputs("  (above, with --show-output)\n", stderr);
+		else
+			show_stderr(err.p);
+		if (o->command)
+			fputs("  (to time a command that fails, add "
+			      "--ignore-failure)\n", stderr);
 		ret = 1;
 		goto out;
 	}
 	if (o->command) {
-		ret = take_times(b, wall, &ru, smp);
+		ret = take_times(b, wall, &ru, status, smp);
 	} else {
 		ret = take_report(b, what, &out, &err, smp);
 		/* A successful run's warnings still belong to the user. */
@@ -942,6 +1161,9 @@ static int run_one(struct bench *b, int i, double spent)
 	smp->counters = counter_deltas(&b->paths, bench_mode_name[m], &before,
 				       &after);
 	b->done++;
+	if (smp->invalid[0])
+		fprintf(stderr, "abpath: bench: %s is invalid, left out of "
+			"the statistics: %s\n", what, smp->invalid);
 out:
 	stats_free(&before);
 	stats_free(&after);

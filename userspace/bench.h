@@ -47,6 +47,14 @@ struct bench_opts {
 	const char *prepare;	/* --prepare CMD: sh -c CMD before each run */
 	const char *export_md;	/* --export-markdown FILE: the summary */
 	const char *export_csv;	/* --export-csv FILE: one row per run */
+	const char *export_json;	/* --export-json FILE: what -j prints */
+	/*
+	 * A command's own output on our standard error instead of
+	 * /dev/null (--show-output); a non-zero exit or a signal death
+	 * recorded with the run instead of stopping the bench
+	 * (--ignore-failure).
+	 */
+	bool show_output, ignore_failure;
 	const char *label;	/* NULL, or prefixed to the progress lines */
 	/* The other forms of the command. */
 	/*
@@ -79,6 +87,13 @@ struct bench_sample {
 	 * legacy arm's collapse: {rcu_stalls_starved, from_s, to_s}.
 	 */
 	struct json_t *kernel_reports;
+	/*
+	 * "" for a run that measured the mode it was meant to, else why
+	 * not: the watchdog sent a benched path back to optimized, a
+	 * cross-check disagreed, or the mode was not the one benched at
+	 * the end.  Such a run is kept and shown, but in no statistic.
+	 */
+	char invalid[256];
 };
 
 struct bench {
@@ -131,6 +146,18 @@ int bench_prepare(struct bench *b, const struct bench_opts *o);
 struct json_t *bench_provenance(void);
 /* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
 char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
+/*
+ * "CPU MODEL, cpufreq governor G, clocksource C" and "name=value, ..."
+ * of the module's parameters: returns buf, "" when the provenance has
+ * none of it (a file from an older abpath).
+ */
+char *bench_fmt_machine(char *buf, size_t len, struct json_t *pv);
+char *bench_fmt_params(char *buf, size_t len, struct json_t *pv);
+/* Whether sample s is in the statistics: measured, and valid. */
+static inline bool bench_counts(const struct bench_sample *s)
+{
+	return !s->warmup && !s->invalid[0];
+}
 int bench_collect(struct bench *b);
 void bench_free(struct bench *b);
 /*
@@ -181,11 +208,13 @@ void bench_gp_quote(FILE *f, const char *s);
 
 /*
  * Every JSON result (a bench, a suite's history or one experiment) names
- * its schema; --from refuses any other than these two.  Version 2 adds
- * the provenance and summarizes by geometric means; version 1 (no
- * "schema") has the same runs, and --from recomputes every summary.
+ * its schema; --from refuses any other than these.  Version 3 marks
+ * invalid runs (a sample's "invalid"), which an older reader would have
+ * counted; version 2 adds the provenance and summarizes by geometric
+ * means; version 1 (no "schema") has the same runs, and --from
+ * recomputes every summary.
  */
-#define BENCH_SCHEMA	"abpath-bench/2"
+#define BENCH_SCHEMA	"abpath-bench/3"
 
 /*
  * bench-from.c: abpath bench --from FILE (a bench or a suite result), or

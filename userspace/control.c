@@ -80,19 +80,32 @@ const char *ctl_debugfs_mount(void)
 	return buf;
 }
 
-int ctl_param(const char *name, char *buf, size_t len)
+/* /sys/kernel/abpath -> /sys: two levels up, fake trees alike. */
+void ctl_sys_path(char *file, size_t len, const char *rel)
 {
-	char file[4096];
 	const char *root = ctl_sysfs();
 	size_t n = strlen(root);
 
-	/* /sys/kernel/abpath -> /sys: two levels up, fake trees alike. */
 	for (int up = 0; up < 2 && n; up++)
 		while (n && root[--n] != '/')
 			;
-	snprintf(file, sizeof(file), "%.*s/module/abpath/parameters/%s",
-		 (int)n, root, name);
+	snprintf(file, len, "%.*s/%s", (int)n, root, rel);
+}
+
+int ctl_sys_read(const char *rel, char *buf, size_t len)
+{
+	char file[4096];
+
+	ctl_sys_path(file, sizeof(file), rel);
 	return ctl_read(file, buf, len);
+}
+
+int ctl_param(const char *name, char *buf, size_t len)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "module/abpath/parameters/%s", name);
+	return ctl_sys_read(rel, buf, len);
 }
 
 int ctl_read(const char *file, char *buf, size_t len)
@@ -321,8 +334,59 @@ static void kernel_config(struct ctl_kernel *k)
 	}
 	ctl_copy(k->config_source, sizeof(k->config_source), file);
 	k->config = c.hooks;
+	k->livepatch = c.livepatch;
+	k->ftrace_args = c.ftrace_args;
+	k->ftrace_direct = c.ftrace_direct;
 	k->stock = c.livepatch == TRI_YES && c.ftrace_args == TRI_YES &&
 		   c.ftrace_direct == TRI_YES ? TRI_YES : TRI_NO;
+}
+
+/* "1", "Y": yes; "0", "N": no; unreadable: unknown. */
+static enum tri read_flag(int err, const char *buf)
+{
+	if (err)
+		return TRI_UNKNOWN;
+	return *buf == '1' || *buf == 'Y' || *buf == 'y' ? TRI_YES : TRI_NO;
+}
+
+/*
+ * What decides whether a module that is unsigned, or signed by a key the
+ * kernel does not know, may load; each is one small file, or unknown.
+ */
+static void kernel_signatures(struct ctl_kernel *k)
+{
+	/* EFI's global variable GUID: 4 bytes of attributes, then 0 or 1. */
+	static const char sb_var[] = "firmware/efi/efivars/"
+		"SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+	char buf[128], file[4096], *open_br, *close_br;
+	unsigned char var[5];
+	ssize_t n;
+	int fd;
+
+	k->sig_enforce = read_flag(ctl_sys_read("module/module/parameters/"
+						"sig_enforce", buf,
+						sizeof(buf)), buf);
+	/* "none [integrity] confidentiality": the bracketed one is on. */
+	if (!ctl_sys_read("kernel/security/lockdown", buf, sizeof(buf)) &&
+	    (open_br = strchr(buf, '[')) && (close_br = strchr(open_br, ']'))) {
+		*close_br = '\0';
+		ctl_copy(k->lockdown, sizeof(k->lockdown), open_br + 1);
+	}
+	/* A machine that did not boot through EFI has no Secure Boot. */
+	ctl_sys_path(file, sizeof(file), "firmware/efi");
+	if (access(file, F_OK) && errno == ENOENT) {
+		k->secure_boot = TRI_NO;
+		return;
+	}
+	k->secure_boot = TRI_UNKNOWN;
+	ctl_sys_path(file, sizeof(file), sb_var);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, var, sizeof(var));
+	close(fd);
+	if (n == (ssize_t)sizeof(var))
+		k->secure_boot = var[4] ? TRI_YES : TRI_NO;
 }
 
 static enum tri kallsyms_has(const char *sym)
@@ -371,7 +435,7 @@ enum debugfs_state ctl_debugfs_state(void)
 
 void ctl_kernel_probe(struct ctl_kernel *k)
 {
-	char file[4096];
+	char file[4096], flag[16];
 	struct utsname u;
 
 	memset(k, 0, sizeof(*k));
@@ -380,6 +444,9 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 		ctl_copy(k->version, sizeof(k->version), u.version);
 	}
 	kernel_config(k);
+	snprintf(file, sizeof(file), "%s/sys/kernel/ftrace_enabled", ctl_proc());
+	k->ftrace_enabled = read_flag(ctl_read(file, flag, sizeof(flag)), flag);
+	kernel_signatures(k);
 	k->debugfs = ctl_debugfs_state();
 	snprintf(file, sizeof(file), "%s/abpath_hooks", ctl_debugfs_mount());
 	k->hooks_file = access(file, F_OK) == 0;
@@ -397,12 +464,31 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 
 bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix)
 {
+	const char *opt[] = { "CONFIG_LIVEPATCH",
+			      "CONFIG_DYNAMIC_FTRACE_WITH_ARGS",
+			      "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS" };
+	enum tri val[] = { k->livepatch, k->ftrace_args, k->ftrace_direct };
+	char lacks[160] = "";
+	size_t used = 0;
+	int n = 0, i;
+
 	if (k->hooks != TRI_NO || k->stock != TRI_NO)
 		return false;
+	/* Only what this kernel lacks: that is what to look for in another. */
+	for (i = 0; i < 3; i++)
+		n += val[i] != TRI_YES;
+	for (i = 0; i < 3 && used < sizeof(lacks); i++) {
+		if (val[i] == TRI_YES)
+			continue;
+		used += (size_t)snprintf(lacks + used, sizeof(lacks) - used,
+					 "%s%s", used ? (--n == 1 ? " and " : ", ")
+					 : "", opt[i]);
+	}
 	abpath_error("%sthe running kernel %s can take neither backend: it "
-		     "has no abpath hooks and lacks " CTL_STOCK_NEEDS "; boot "
-		     "a kernel built with CONFIG_ABPATH_HOOKS=y ("
-		     CTL_HOOK_PATCHES ")", prefix, k->release);
+		     "has no abpath hooks and lacks %s; boot a kernel that has "
+		     CTL_STOCK_NEEDS " (every Debian kernel does) for the "
+		     "stock backend, or one built with CONFIG_ABPATH_HOOKS=y ("
+		     CTL_HOOK_PATCHES ")", prefix, k->release, lacks);
 	return true;
 }
 
@@ -455,5 +541,39 @@ int ctl_explain(const char *file, int err, bool needs_debugfs)
 		return ctl_explain_not_loaded();
 	abpath_error("%s does not exist; the loaded abpath module does not "
 		     "provide it (update the module)", file);
+	return 1;
+}
+
+/*
+ * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
+ * kernel, and <path>/site says why.  A write of all four checks every path
+ * before changing any, so it names the first one that refused.
+ */
+int ctl_explain_unsupported(const char *path, const char *mode)
+{
+	struct ctl_paths p;
+	char site[512];
+	int i;
+
+	if (strcmp(path, "all")) {
+		if (ctl_path_site(path, site, sizeof(site)))
+			ctl_copy(site, sizeof(site), "see dmesg");
+		abpath_error("%s cannot run %s on this kernel: %s", path,
+			     mode, site);
+		return 1;
+	}
+	ctl_path_names(&p);
+	for (i = 0; i < p.n; i++) {
+		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
+		    !strncmp(site, "unavailable", 11)) {
+			abpath_error("%s cannot run %s on this kernel (%s), "
+				     "so no path was changed; set the others "
+				     "one by one with 'abpath set PATH %s'",
+				     p.name[i], mode, site, mode);
+			return 1;
+		}
+	}
+	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
+		     "no path was changed", mode);
 	return 1;
 }

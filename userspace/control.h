@@ -34,24 +34,32 @@ struct ctl_paths {
 };
 
 /* Where a user finds the hook patch for a kernel, named in every hint. */
-#define CTL_HOOK_PATCHES "patches/linux-6.12 or patches/linux-6.1"
+#define CTL_HOOK_PATCHES \
+	"patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3"
 /* What an unpatched kernel needs for the stock backend. */
 #define CTL_STOCK_NEEDS \
 	"CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and " \
 	"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 
-/* What the kernel (not the module) says about the hooks. */
+/* What the kernel (not the module) says about either backend. */
 struct ctl_kernel {
 	char release[128];
 	char version[256];		/* uname -v: the exact build */
-	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
-	/* every option of CTL_STOCK_NEEDS =y */
-	enum tri stock;
 	char config_source[256];	/* file it came from, "" if none */
+	/* The patched backend: the hook patch. */
+	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
 	enum tri kallsyms;		/* abpath_register in kallsyms */
 	bool hooks_file;		/* debugfs abpath_hooks exists */
 	enum debugfs_state debugfs;
 	enum tri hooks;			/* conclusion from all of the above */
+	/* The stock backend: CTL_STOCK_NEEDS, one by one, and all. */
+	enum tri livepatch, ftrace_args, ftrace_direct;
+	enum tri stock;
+	enum tri ftrace_enabled;	/* sysctl kernel.ftrace_enabled */
+	/* Whether an unsigned or unknown-key module loads. */
+	enum tri sig_enforce;		/* module.sig_enforce */
+	char lockdown[32];		/* none, integrity, ...; "" unknown */
+	enum tri secure_boot;		/* EFI SecureBoot variable */
 };
 
 /* Parsed debugfs abpath_hooks: "registered 0|1" then "<path> 0|1". */
@@ -78,6 +86,13 @@ void ctl_copy(char *dst, size_t len, const char *src);
 /* Both return 0 or -errno.  Reads strip one trailing newline. */
 int ctl_read(const char *file, char *buf, size_t len);
 int ctl_write(const char *file, const char *val);
+/*
+ * A file under the sysfs that holds ctl_sysfs() (/sys, or a fake tree's
+ * sys/): ctl_sys_read("module/abpath/parameters/mode", ...).
+ */
+int ctl_sys_read(const char *rel, char *buf, size_t len);
+/* Its name: "<sysfs>/<rel>". */
+void ctl_sys_path(char *file, size_t len, const char *rel);
 /* A module parameter, from sysfs beside ctl_sysfs() (/sys/module/abpath). */
 int ctl_param(const char *name, char *buf, size_t len);
 
@@ -104,5 +119,11 @@ enum debugfs_state ctl_debugfs_state(void);
  */
 int ctl_explain(const char *file, int err, bool needs_debugfs);
 int ctl_explain_not_loaded(void);
+/*
+ * A mode write refused with EOPNOTSUPP: the path's site says why (the
+ * stock backend could not attach its legacy arm).  @path may be "all".
+ * Every command that writes a mode explains it here.  Returns 1.
+ */
+int ctl_explain_unsupported(const char *path, const char *mode);
 
 #endif

@@ -4,6 +4,7 @@
  * from /etc/modprobe.d, soft dependencies) without running a shell, and
  * returns errno values we can turn into advice.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libkmod.h>
 #include <stdarg.h>
@@ -128,11 +129,70 @@ int km_info(struct km_info *info)
 	return 0;
 }
 
+/*
+ * The certificate DKMS signs modules with: mok_certificate in
+ * /etc/dkms/framework.conf, else dkms's default since 3.0 (Debian 12 has
+ * 3.0.10), which it generates on first use beside its key mok.key.
+ */
+static void dkms_mok_certificate(char *buf, size_t len)
+{
+	char line[512], *v, *end;
+	FILE *f = fopen("/etc/dkms/framework.conf", "re");
+
+	ctl_copy(buf, len, "/var/lib/dkms/mok.pub");
+	while (f && fgets(line, sizeof(line), f)) {
+		for (v = line; isspace((unsigned char)*v); v++)
+			;
+		if (strncmp(v, "mok_certificate=", 16))
+			continue;
+		v += 16;
+		v += *v == '"' || *v == '\'';
+		end = v + strcspn(v, "\"'\n ");
+		*end = '\0';
+		if (*v)
+			ctl_copy(buf, len, v);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Lockdown is on when the kernel names a level other than none. */
+static bool locked_down(void)
+{
+	struct ctl_kernel k;
+
+	ctl_kernel_probe(&k);
+	return *k.lockdown && strcmp(k.lockdown, "none");
+}
+
+/*
+ * A signature the kernel does not trust: Secure Boot (lockdown, or
+ * module.sig_enforce) loads only modules signed by a key it knows, and
+ * DKMS's own key is one only once it is enrolled as a Machine Owner Key.
+ */
+static int km_signature_error(struct kmod_module *mod, int err)
+{
+	char cert[256];
+
+	dkms_mok_certificate(cert, sizeof(cert));
+	abpath_error("the kernel rejected the signature of %s (%s): with "
+		     "Secure Boot it loads only modules signed by a key it "
+		     "trusts. Enroll the key DKMS signs with once: "
+		     "'mokutil --import %s', reboot, choose 'Enroll MOK' in "
+		     "the MOK manager and confirm with the password you "
+		     "gave; then 'abpath load' again",
+		     kmod_module_get_path(mod), strerror(-err), cert);
+	return 1;
+}
+
 static int km_load_error(struct kmod_module *mod, int err)
 {
 	struct ctl_kernel k;
 
 	switch (-err) {
+	case EKEYREJECTED:
+	case ENOKEY:
+		return km_signature_error(mod, err);
 	case EPERM:
 	case EACCES:
 		if (geteuid() != 0) {
@@ -140,9 +200,12 @@ static int km_load_error(struct kmod_module *mod, int err)
 				     "run as root");
 			return 1;
 		}
-		abpath_error("the kernel refused to load %s (%s): module "
-			     "signature or lockdown; sign the module or "
-			     "disable lockdown", kmod_module_get_path(mod),
+		/* Lockdown without sig_enforce refuses an unknown key so. */
+		if (locked_down())
+			return km_signature_error(mod, err);
+		abpath_error("the kernel refused to load %s (%s); check "
+			     "dmesg (kernel.modules_disabled, a security "
+			     "module?)", kmod_module_get_path(mod),
 			     strerror(-err));
 		return 1;
 	case ENOENT:
@@ -157,9 +220,12 @@ static int km_load_error(struct kmod_module *mod, int err)
 		if (k.hooks == TRI_NO) {
 			abpath_error("loading %s failed: unknown symbol; it "
 				     "was built for another kernel or for the "
-				     "patched backend: rebuild it against this "
-				     "kernel ('make dkms-install') and check "
-				     "dmesg", kmod_module_get_path(mod));
+				     "patched backend: rebuild it for this "
+				     "kernel ('dkms autoinstall -k %s' with the "
+				     "abpath-dkms package, or 'make "
+				     "dkms-install' from a clone) and check "
+				     "dmesg", kmod_module_get_path(mod),
+				     k.release);
 			return 1;
 		}
 		abpath_error("loading %s failed: unknown symbol; check dmesg "
@@ -206,9 +272,11 @@ int km_load(const char *mode)
 	/* Without a path in modules.dep there is nothing to insert. */
 	if (!kmod_module_get_path(mod) &&
 	    kmod_module_get_initstate(mod) < 0) {
-		abpath_error("module %s not found for kernel %s; build and "
-			     "install it ('make && make install', then "
-			     "'depmod')", ABPATH_MODULE, k.release);
+		abpath_error("module %s not found for kernel %s; install it: "
+			     "the Debian package abpath-dkms ('apt install "
+			     "./abpath-dkms_*.deb'), or from a clone 'make "
+			     "dkms-install' (both need linux-headers-%s)",
+			     ABPATH_MODULE, k.release, k.release);
 		km_close(ctx, mod);
 		return 1;
 	}

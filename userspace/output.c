@@ -255,13 +255,41 @@ static void scalar_text(const json_t *v, char *buf, size_t len)
 static void render_node(FILE *f, const char *key, json_t *v, int indent,
 			int keyw);
 
-/* Field width for printf: negative pads on the right, never trailing. */
-static int col_width(const int *width, const bool *numeric, size_t c,
-		     size_t ncols)
+/*
+ * Columns on a terminal, not bytes: the intervals' "–" is three bytes of
+ * UTF-8 and one column.  Counting the bytes that start a character is
+ * enough for what abpath prints (no double-width characters) and needs
+ * no locale, which printf's own padding would (it counts bytes).
+ */
+static int text_width(const char *s)
 {
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* s padded with spaces to width columns: after it, or before it (right). */
+static void put_padded(FILE *f, const char *s, int width, bool right)
+{
+	int pad = width - text_width(s);
+
+	if (right)
+		fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", s);
+	else
+		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
+/* One cell: numbers to the right, words to the left, never trailing. */
+static void put_cell(FILE *f, const char *s, const int *width,
+		     const bool *numeric, size_t c, size_t ncols)
+{
+	fputs("  ", f);
 	if (numeric[c + 1])
-		return width[c + 1];
-	return c + 1 == ncols ? 0 : -width[c + 1];
+		put_padded(f, s, width[c + 1], true);
+	else
+		put_padded(f, s, c + 1 == ncols ? 0 : width[c + 1], false);
 }
 
 static void render_table(FILE *f, json_t *tab, unsigned flags,
@@ -302,12 +330,12 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 	ncols = rows_outer ? ninner : nouter;
 	width = xrealloc(NULL, (ncols + 1) * sizeof(*width));
 	numeric = xrealloc(NULL, (ncols + 1) * sizeof(*numeric));
-	width[0] = (int)strlen(label);
+	width[0] = text_width(label);
 	for (r = 0; r < nrows; r++)
-		if ((int)strlen(row_keys[r]) > width[0])
-			width[0] = (int)strlen(row_keys[r]);
+		if (text_width(row_keys[r]) > width[0])
+			width[0] = text_width(row_keys[r]);
 	for (c = 0; c < ncols; c++) {
-		width[c + 1] = (int)strlen(col_keys[c]);
+		width[c + 1] = text_width(col_keys[c]);
 		numeric[c + 1] = false;
 		for (r = 0; r < nrows; r++) {
 			i = rows_outer ? r : c;
@@ -318,26 +346,26 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 			if (json_is_number(cell))
 				numeric[c + 1] = true;
 			scalar_text(cell, buf, sizeof(buf));
-			if ((int)strlen(buf) > width[c + 1])
-				width[c + 1] = (int)strlen(buf);
+			if (text_width(buf) > width[c + 1])
+				width[c + 1] = text_width(buf);
 		}
 	}
 
-	fprintf(f, "%*s%-*s", indent, "", width[0], label);
+	fprintf(f, "%*s", indent, "");
+	put_padded(f, label, width[0], false);
 	for (c = 0; c < ncols; c++)
-		fprintf(f, "  %*s", col_width(width, numeric, c, ncols),
-			col_keys[c]);
+		put_cell(f, col_keys[c], width, numeric, c, ncols);
 	fputc('\n', f);
 	for (r = 0; r < nrows; r++) {
-		fprintf(f, "%*s%-*s", indent, "", width[0], row_keys[r]);
+		fprintf(f, "%*s", indent, "");
+		put_padded(f, row_keys[r], width[0], false);
 		for (c = 0; c < ncols; c++) {
 			i = rows_outer ? r : c;
 			j = rows_outer ? c : r;
 			cell = json_object_get(json_object_get(tab,
 					outer_keys[i]), inner_keys[j]);
 			scalar_text(cell, buf, sizeof(buf));
-			fprintf(f, "  %*s", col_width(width, numeric, c, ncols),
-				buf);
+			put_cell(f, buf, width, numeric, c, ncols);
 		}
 		fputc('\n', f);
 	}
@@ -355,8 +383,8 @@ static int scalar_key_width(json_t *obj)
 	int w = 0;
 
 	json_object_foreach(obj, k, v)
-		if (is_scalar(v) && (int)strlen(k) > w)
-			w = (int)strlen(k);
+		if (is_scalar(v) && text_width(k) > w)
+			w = text_width(k);
 	return w;
 }
 
@@ -383,7 +411,7 @@ static void render_node(FILE *f, const char *key, json_t *v, int indent,
 	if (is_scalar(v)) {
 		scalar_text(v, buf, sizeof(buf));
 		fprintf(f, "%*s%s:%*s %s\n", indent, "", key,
-			keyw - (int)strlen(key), "", buf);
+			keyw - text_width(key), "", buf);
 		return;
 	}
 	if (flags & OUT_INLINE)

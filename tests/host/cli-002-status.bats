@@ -23,8 +23,11 @@ setup() {
 	run -0 jq -e --arg r "$(uname -r)" --arg v "$(uname -v)" '
 		.kernel.release == $r and .kernel.version == $v
 		and .module.loaded == false and .module.version == null
-		and .kernel.hooks == true and .kernel.registration_api == true
-		and .kernel.hooks_registered == false and .mode == null' <<<"$output"
+		and .kernel.backend_support == "patched"
+		and .kernel.hook_patch.CONFIG_ABPATH_HOOKS == true
+		and .kernel.hook_patch.api_in_kernel == true
+		and .kernel.hook_patch.module_registered == false
+		and (.kernel | has("stock_backend") | not) and .mode == null' <<<"$output"
 }
 
 @test "status with the module shows version, modes and static keys" {
@@ -36,7 +39,9 @@ setup() {
 	run -0 "$ABPATH" status
 	assert_line --regexp '^  loaded: +yes$'
 	assert_line --regexp '^  version: +0\.1\.0$'
-	assert_line --regexp '^  hooks: +yes$'
+	assert_line --regexp '^    CONFIG_ABPATH_HOOKS: +yes$'
+	assert_line --regexp '^    module_registered: +yes$'
+	refute_line --partial stock_backend
 	assert_line 'mode: mixed'
 	assert_line --regexp '^  backend: +patched$'
 	assert_line --regexp '^  exit_reparent +legacy +yes +3 +exit_reparent site of the patched backend$'
@@ -56,7 +61,7 @@ setup() {
 		and .paths.exit_reparent.mode == "legacy"
 		and .paths.group_cputime.mode == "optimized"
 		and .paths.group_cputime.static_key == true
-		and .kernel.config == "y"
+		and .kernel.hook_patch.CONFIG_ABPATH_HOOKS == true
 		and ([.paths | keys[]] | length) == 4' <<<"$output"
 	# -j after the command is the same.
 	run -0 "$ABPATH" status -j
@@ -75,10 +80,15 @@ setup() {
 @test "status on a kernel without the hooks says how to get them" {
 	fake_unpatched_kernel
 	run -1 --separate-stderr "$ABPATH" status -j
-	run -0 jq -e '.kernel.hooks == false and .kernel.config == "n"
-		and .kernel.registration_api == false' <<<"$output"
+	# Neither backend: both sets of fields, so that what is missing shows.
+	run -0 jq -e '.kernel.backend_support == "neither"
+		and .kernel.hook_patch.CONFIG_ABPATH_HOOKS == false
+		and .kernel.hook_patch.api_in_kernel == false
+		and .kernel.stock_backend.CONFIG_LIVEPATCH == false
+		and .kernel.stock_backend.CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS == false' <<<"$output"
 	run -1 --separate-stderr "$ABPATH" status
-	[[ $stderr == *"CONFIG_ABPATH_HOOKS=y (patches/linux-6.12 or patches/linux-6.1)"* ]]
+	[[ $stderr == *"lacks CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS; boot a kernel that has"*"or one built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3)"* ]] ||
+		fail "stderr: $stderr"
 }
 
 @test "status on Debian's own kernel names the stock backend and each site" {
@@ -88,13 +98,21 @@ setup() {
 	run -0 --separate-stderr "$ABPATH" status
 	assert_equal "$stderr" ''
 	assert_line --regexp '^  backend: +stock$'
-	assert_line --regexp '^  hooks: +no$'
-	assert_line --regexp '^  stock_backend: +yes$'
+	# The stock backend's readiness, none of the hook patch's fields.
+	assert_line --regexp '^  backend_support: +stock$'
+	assert_line --regexp '^    CONFIG_LIVEPATCH: +yes$'
+	assert_line --regexp '^    CONFIG_DYNAMIC_FTRACE_WITH_ARGS: +yes$'
+	assert_line --regexp '^    CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: +yes$'
+	refute_output --partial hook_patch
+	refute_output --partial static_key
+	refute_output --partial CONFIG_ABPATH_HOOKS
 	# The whole reason, however long: it is what the user has to act on.
-	assert_line --regexp '^  group_cputime +optimized +- +- +unavailable: thread_group_cputime\(\) is already modified by another ftrace user, a livepatch perhaps \(-16\)$'
+	assert_line --regexp '^  group_cputime +optimized +- +unavailable: thread_group_cputime\(\) is already modified by another ftrace user, a livepatch perhaps \(-16\)$'
 	run -0 "$ABPATH" -j status
-	run -0 jq -e '.module.backend == "stock" and .kernel.stock_backend == true
-		and .kernel.hooks == false
+	run -0 jq -e '.module.backend == "stock" and .kernel.backend_support == "stock"
+		and .kernel.stock_backend.CONFIG_LIVEPATCH == true
+		and (.kernel | has("hook_patch") | not)
+		and ([.paths[] | has("static_key")] | any | not)
 		and .paths.exit_reparent.site == "exit_reparent site of the stock backend"
 		and .paths.group_cputime.site == "unavailable: thread_group_cputime() is already modified by another ftrace user, a livepatch perhaps (-16)"' <<<"$output"
 }
@@ -103,6 +121,49 @@ setup() {
 	printf 'ffffffff81000000 T _stext\nffffffff81234560 T abpath_register\n' \
 		>"$ABPATH_PROC/kallsyms"
 	run -1 --separate-stderr "$ABPATH" -j status
-	run -0 jq -e '.kernel.hooks and .kernel.registration_api
+	run -0 jq -e '.kernel.backend_support == "patched"
+		and .kernel.hook_patch.api_in_kernel
 		and .kernel.debugfs == "not mounted"' <<<"$output"
+}
+
+@test "status on the stock backend shows ftrace, signature enforcement, lockdown and Secure Boot" {
+	fake_module stock
+	mkdir -p "$ABPATH_PROC/sys/kernel" "$FAKE/sys/module/module/parameters" \
+		"$FAKE/sys/kernel/security" "$FAKE/sys/firmware/efi/efivars"
+	echo 0 >"$ABPATH_PROC/sys/kernel/ftrace_enabled"
+	echo Y >"$FAKE/sys/module/module/parameters/sig_enforce"
+	echo 'none [integrity] confidentiality' >"$FAKE/sys/kernel/security/lockdown"
+	printf '\x06\x00\x00\x00\x01' \
+		>"$FAKE/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+	run -0 "$ABPATH" status
+	assert_line --regexp '^    ftrace_enabled: +no$'
+	assert_line --regexp '^    sig_enforce: +yes$'
+	assert_line --regexp '^    lockdown: +integrity$'
+	assert_line --regexp '^    secure_boot: +yes$'
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.kernel.stock_backend.ftrace_enabled == false
+		and .kernel.module_signatures == {"sig_enforce": true,
+			"lockdown": "integrity", "secure_boot": true}' <<<"$output"
+	# Secure Boot off in the firmware, no lockdown, ftrace on.
+	echo 1 >"$ABPATH_PROC/sys/kernel/ftrace_enabled"
+	echo '[none] integrity confidentiality' >"$FAKE/sys/kernel/security/lockdown"
+	printf '\x06\x00\x00\x00\x00' \
+		>"$FAKE/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.kernel.stock_backend.ftrace_enabled == true
+		and .kernel.module_signatures.lockdown == "none"
+		and .kernel.module_signatures.secure_boot == false' <<<"$output"
+}
+
+@test "status on a kernel that lacks one stock option names it" {
+	printf 'CONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' | gzip >"$ABPATH_PROC/config.gz"
+	echo 'ffffffff81000000 T _stext' >"$ABPATH_PROC/kallsyms"
+	mkdir -p "$FAKE/sys/kernel/debug/tracing"
+	run -1 --separate-stderr "$ABPATH" status
+	assert_line --regexp '^    CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: +no$'
+	assert_line --regexp '^    CONFIG_LIVEPATCH: +yes$'
+	assert_line --regexp '^  backend_support: +neither$'
+	# The error names what this kernel lacks, not the whole list.
+	[[ $stderr == *"can take neither backend: it has no abpath hooks and lacks CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS; boot"* ]] ||
+		fail "stderr: $stderr"
 }

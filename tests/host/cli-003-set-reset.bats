@@ -47,7 +47,8 @@ setup() {
 @test "set on a kernel without the hooks tells how to get them" {
 	fake_unpatched_kernel
 	run -1 --separate-stderr "$ABPATH" set group_cputime legacy
-	[[ $stderr == *"boot a kernel built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12 or patches/linux-6.1)"* ]]
+	[[ $stderr == *"one built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3)"* ]] ||
+		fail "stderr: $stderr"
 }
 
 @test "set as a user says run as root" {

@@ -59,11 +59,12 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '.summary.mann_whitney | .method == "exact-conditional" and
 		.u == 36 and (.p - 2/924 | fabs) < 1e-9 and .p_min == .p'
 	# Provenance: where and when, and the schema --from checks.
-	jq_ok '.schema == "abpath-bench/2" and
+	jq_ok '.schema == "abpath-bench/3" and
 		(.provenance | .abpath_version != "" and .kernel != "" and
 		 .backend == "patched" and .cpus >= 1 and .host != "" and
 		 (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")))'
-	jq_ok '.summary.warnings == []'
+	jq_ok '.summary.warnings == [] and .summary.invalid_runs == []
+		and ([.samples[] | .invalid == null] | all)'
 	[[ $stderr == *"abpath: bench: run 1 of 14 (legacy, warm-up)"* ]]
 	[[ $stderr == *"abpath: bench: run 14 of 14 (legacy)"* ]]
 	assert_equal "$(mode_of exit_reparent)" optimized
@@ -172,12 +173,48 @@ jq_ok() { # FILTER: true on $output
 	jq_ok '.samples[2].counters.exit_reparent.ns_total == 0'
 }
 
-@test "bench: a run during which the watchdog reverted the path fails, naming it" {
+# Runs 1 L, 2 O, 3 O, 4 L, 5 L, 6 O: legacy's values are 2, 1.94 and
+# 2.06 in its calls 1, 2 and 3 (runs 1, 4 and 5).
+@test "bench: a run during which the watchdog reverted the path is invalid, named, and in no statistic" {
 	printf 'exit_reparent legacy watchdog_reverts 0\nexit_reparent optimized watchdog_reverts 0\n' \
 		>>"$ABPATH_DEBUGFS/stats"
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 3 --warmup 0 -- --revert-at 4
+	local why="the watchdog sent exit_reparent back to optimized during the run (a legacy call over its budget, module parameter watchdog_us)"
+	jq_ok ".samples[3].invalid == \"$why\""
+	jq_ok '([.samples[] | select(.index != 4) | .invalid == null] | all)
+		and .summary.invalid_runs == [4]
+		and .summary.legacy.n == 2 and .summary.optimized.n == 3
+		and .summary.legacy.min == 2 and .summary.legacy.max == 2.06
+		and .summary.paired.pairs == 2
+		and (.summary.warnings | index("1 run was invalid and left out of the statistics (see invalid_runs)"))'
+	[[ $stderr == *"abpath: bench: run 4 of 6 (legacy) is invalid, left out of the statistics: $why"* ]] ||
+		fail "stderr: $stderr"
+	# The text names it too, and --from reads it back out of the statistics.
+	jq . <<<"$output" >"$BATS_TEST_TMPDIR/saved.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/saved.json"
+	assert_line '  run 4 (legacy): '"$why"
+	assert_line --regexp '^  n  +2  +3$'
+}
+
+@test "bench: a mismatch or a mode someone else switched makes a run invalid" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0 -- --mismatch-at 1
+	jq_ok '.samples[0].invalid == "exit_reparent counted 1 mismatch in legacy mode: its cross-check disagreed with the stock code"
+		and .summary.invalid_runs == [1] and .summary.legacy.n == 1'
+	# The fake counts its calls from here again.
+	rm -f "$ABPATH_DEBUGFS"/../fake.*
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0 -- --switch-at 3
+	jq_ok '.samples[2].invalid == "exit_reparent was legacy at the end of the run, not optimized: something else switched it"
+		and .summary.invalid_runs == [3] and .summary.optimized.n == 1'
+}
+
+@test "bench: with every legacy run invalid there is nothing to compare, and it fails" {
+	printf 'exit_reparent legacy watchdog_reverts 0\n' >>"$ABPATH_DEBUGFS/stats"
 	run -1 --separate-stderr "$ABPATH" bench forkexit --runs 2 --warmup 0 -- --revert
-	[[ $stderr == *"run 1 of 4 (legacy): the watchdog sent exit_reparent back to optimized during the run, so it measured neither mode"* ]] ||
-		fail "unexpected stderr: $stderr"
+	[[ $stderr == *"run 1 of 4 (legacy) is invalid"*"run 4 of 4 (legacy) is invalid"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"abpath: error: no valid measured legacy run, so nothing to compare: every one was invalid (the report names why)"* ]] ||
+		fail "stderr: $stderr"
+	assert_line --partial 'inconclusive: a mode has no valid measured run'
+	assert_equal "$(mode_of exit_reparent)" optimized
 }
 
 # Starts a bench whose runs sleep, and waits until the first one runs.

@@ -115,13 +115,18 @@ remove_module() {
 	"$ABPATH" bench -j forkexit --runs 2 --warmup 0 2>/dev/null |
 		jq -c '.schema = "abpath-bench/9"' >"$SAVED"
 	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
-	assert_equal "$stderr" "abpath: error: $SAVED: schema abpath-bench/9 is not one this abpath ($("$ABPATH" --version | cut -d' ' -f2)) reads: abpath-bench/1 or abpath-bench/2"
+	assert_equal "$stderr" "abpath: error: $SAVED: schema abpath-bench/9 is not one this abpath ($("$ABPATH" --version | cut -d' ' -f2)) reads: abpath-bench/1, abpath-bench/2 or abpath-bench/3"
 	assert_equal "$output" ''
 	# Version 1 (no schema, no provenance) has the same runs: it is read.
 	jq -c 'del(.schema, .provenance)' "$SAVED" >"$BATS_TEST_TMPDIR/v1.json"
 	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/v1.json"
 	assert_line --regexp '^verdict: +inconclusive: 2 legacy and 2 optimized runs'
 	refute_line --partial 'measured on:'
+	# Version 2 (no "invalid") too: every run counts.
+	jq -c '.schema = "abpath-bench/2" | del(.samples[].invalid, .summary.invalid_runs)' \
+		"$SAVED" >"$BATS_TEST_TMPDIR/v2.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/v2.json" -j
+	run -0 jq -e '.summary.legacy.n == 2 and .summary.invalid_runs == []' <<<"$output"
 	run -1 --separate-stderr env PATH=/nonexistent "$ABPATH" bench --from "$SAVED" --plot "$BATS_TEST_TMPDIR/p.svg"
 	assert_equal "$stderr" 'abpath: error: --plot needs gnuplot (apt-get install gnuplot-nox)'
 	# Options of the other forms do not go with --from.

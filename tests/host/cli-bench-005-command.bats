@@ -129,7 +129,7 @@ SLOWER='case $(cat "$ABPATH_SYSFS/exit_reparent/mode") in *legacy*) sleep 0.2 ;;
 		--warmup 1 -j --export-markdown "$md" --export-csv "$csv" -- sh -c "$SLOWER"
 	json=$output
 	run -0 head -1 "$csv"
-	assert_output --regexp '^index,mode,warmup,wall,wall_s,user_s,sys_s,cpu_s,max_rss_kb,exit_reparent\.calls,'
+	assert_output --regexp '^index,mode,warmup,wall,wall_s,user_s,sys_s,cpu_s,max_rss_kb,exit_status,exit_reparent\.calls,'
 	assert_equal "$(wc -l <"$csv")" 7
 	run -0 sed -n 2p "$csv"
 	assert_output --regexp '^1,legacy,1,0\.[0-9]+,0\.[0-9]+,'
@@ -190,4 +190,66 @@ SLOWER='case $(cat "$ABPATH_SYSFS/exit_reparent/mode") in *legacy*) sleep 0.2 ;;
 	grep -q 'abpath: bench: interrupted by SIGINT in run 3 of 8; restored exit_reparent to legacy' "$err" ||
 		fail "stderr: $(cat "$err")"
 	assert_equal "$(mode_of exit_reparent)" legacy
+}
+
+@test "--export-json writes what -j prints, beside the text report" {
+	js=$BATS_TEST_TMPDIR/b.json
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 --export-json "$js" -- sh -c "$SLOWER"
+	assert_line --regexp '^verdict: '
+	run -0 jq -e '.schema == "abpath-bench/3" and .command and (.samples | length == 4)
+		and .summary.legacy.n == 2' "$js"
+	# The same result: -j of it through --from is the file, key for key
+	# (the summary, recomputed from 15-digit samples, to its verdict).
+	run -0 --separate-stderr "$ABPATH" bench --from "$js" -j
+	assert_equal "$(jq -S 'del(.summary)' <<<"$output")" "$(jq -S 'del(.summary)' "$js")"
+	assert_equal "$(jq -r .summary.verdict <<<"$output")" "$(jq -r .summary.verdict "$js")"
+}
+
+@test "a command's output is hidden, or on stderr with --show-output; stdout stays the report" {
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -j -- sh -c 'echo OUT_$((6 * 7)); echo ERR_$((6 * 7)) >&2'
+	# The words only the command's shell computes, never its arguments.
+	[[ $output != *OUT_42* && $stderr != *OUT_42* && $stderr != *ERR_42* ]] ||
+		fail "output not hidden: stdout: $output, stderr: $stderr"
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -j --show-output -- sh -c 'echo OUT_$((6 * 7)); echo ERR_$((6 * 7)) >&2'
+	run -0 jq -e '.complete' <<<"$output"
+	[ "$(grep -c OUT_42 <<<"$stderr")" -eq 4 ] || fail "stderr: $stderr"
+	[ "$(grep -c ERR_42 <<<"$stderr")" -eq 4 ] || fail "stderr: $stderr"
+}
+
+@test "a failing command stops the bench, unless --ignore-failure records it" {
+	run -1 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -- sh -c 'echo WHY >&2; exit 3'
+	[[ $stderr == *"run 1 of 4 (legacy): sh exited with status 3; its standard error:"*"  WHY"*"add --ignore-failure"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(mode_of exit_reparent)" optimized
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -j -i -- sh -c "$SLOWER; exit 3"
+	jq_ok '([.samples[] | .results.exit_status == 3 and .results.signal == null] | all)
+		and .summary.legacy.n == 2 and .summary.optimized.n == 2'
+	[ "$(grep -c 'sh exited with status 3; going on (--ignore-failure)' <<<"$stderr")" -eq 4 ] ||
+		fail "stderr: $stderr"
+	run -0 --separate-stderr "$ABPATH" bench --path exit_reparent --runs 2 \
+		--warmup 0 -j --ignore-failure -- sh -c 'kill -TERM $$'
+	jq_ok '[.samples[] | .results.exit_status == null and .results.signal == 15] | all'
+}
+
+@test "--show-output and --ignore-failure are for a command, not a workload" {
+	assert_usage_error bench forkexit --show-output
+	assert_usage_error bench forkexit -i
+	assert_usage_error bench --from x.json --ignore-failure
+	assert_usage_error bench --path exit_reparent --export-json a --export-csv a -- true
+}
+
+@test "text tables line up by columns, with the intervals' en dash" {
+	run -0 --separate-stderr env LC_ALL=C "$ABPATH" bench --path exit_reparent \
+		--runs 2 --warmup 0 -- sh -c "$SLOWER"
+	# Every row of the summary table ends in the same column.
+	local rows
+	rows=$(awk '/^summary:/ { on = 1; next } on && /^  / { print; next } on { exit }' <<<"$output")
+	[[ $rows == *–* ]] || fail "no interval in: $rows"
+	run -0 bash -c 'while IFS= read -r l; do printf "%s\n" "$l" | LC_ALL=C.UTF-8 wc -m; done | sort -u | wc -l' <<<"$rows"
+	assert_output 1
 }

@@ -16,9 +16,14 @@
 #   --bad-check    report checks.passed false, yet exit 0
 #   --reset-ns     zero ns_total of the mode that ran (a counter reset)
 #   --revert       in a legacy run, count a watchdog revert of that path
+#   --revert-at N  the same in the Nth call only
+#   --mismatch-at N  in the Nth call, count a mismatch of that path
+#   --switch-at N  in the Nth call, switch that path to the other mode,
+#                  as someone else could during a run
 #   --higher       a throughput: unit ops/s, higher is better
 set -u
 json=0 scale=1 nap=0 fail=0 badcheck=0 failat=0 resetns=0 revert=0
+revertat=0 mismatchat=0 switchat=0
 unit=us lower=true
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -30,6 +35,9 @@ while [ $# -gt 0 ]; do
 	--bad-check) badcheck=1 ;;
 	--reset-ns) resetns=1 ;;
 	--revert) revert=1 ;;
+	--revert-at) revertat=$2; shift ;;
+	--mismatch-at) mismatchat=$2; shift ;;
+	--switch-at) switchat=$2; shift ;;
 	--higher) unit=ops/s lower=false ;;
 	*) echo "fake: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -58,12 +66,23 @@ if [ "$fail" = 1 ] || [ "$n" = "$failat" ]; then
 	echo "fake: error: simulated failure in call $n" >&2
 	exit 1
 fi
+[ "$n" = "$revertat" ] && revert=1
+mismatch=0
+[ "$n" = "$mismatchat" ] && mismatch=1
+if [ "$n" = "$switchat" ]; then
+	case $mode in
+	legacy) echo 'legacy [optimized]' ;;
+	*) echo '[legacy] optimized' ;;
+	esac >"$ABPATH_SYSFS/${FAKE_PATH:-exit_reparent}/mode"
+fi
 # Counters: every path's current mode gets one run's worth.
 for p in group_cputime timer_fastpath exit_reparent timer_softirq; do
 	echo "$p $(mode_of $p)"
 done >"$state/fake.modes"
-awk -v reset="$resetns" -v revert="$revert" 'NR == FNR { mode[$1] = $2; next }
+awk -v reset="$resetns" -v revert="$revert" -v mismatch="$mismatch" \
+	-v path="${FAKE_PATH:-exit_reparent}" 'NR == FNR { mode[$1] = $2; next }
 	revert && mode[$1] == $2 && $2 == "legacy" && $3 == "watchdog_reverts" { $4 += 1 }
+	mismatch && $1 == path && mode[$1] == $2 && $3 == "mismatches" { $4 += 1 }
 	mode[$1] == $2 && $3 == "calls" { $4 += 100 }
 	mode[$1] == $2 && $3 == "ns_total" {
 		$4 = reset ? 0 : $4 + ($2 == "legacy" ? 50000 : 20000) }
