@@ -302,12 +302,21 @@ stock_headers() {
 	if [ -z "$r" ]; then
 		need_pkgs "linux-headers-$2"
 	elif [ ! -f "$r/usr/src/linux-headers-$2/Makefile" ]; then
-		info "installing linux-headers-$2 in $r"
-		in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-			install -y -qq --no-install-recommends "linux-headers-$2" >/dev/null ||
-			die "cannot install linux-headers-$2 in $r"
+		root_install "$r" "linux-headers-$2"
 	fi
 	echo "/usr/src/linux-headers-$2"
+}
+
+# root_install ROOT PACKAGE...: PACKAGEs installed with ROOT's own apt,
+# its lists no older than an hour (apt_fresh).
+root_install() {
+	local r=$1
+	shift
+	info "installing $* in $r"
+	apt_fresh "$r"
+	in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		install -y -qq --no-install-recommends "$@" >/dev/null ||
+		die "cannot install $* in $r"
 }
 
 # stock_kernel NAME KVER: Debian's kernel KVER, ready to boot and build
