@@ -186,55 +186,36 @@ int bench_stop_signal(void)
 	return stop_sig;
 }
 
-static int cmp_cstr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* ---- provenance ---------------------------------------------------- */
 
-/* {name: value} of every parameter the loaded module has, or NULL. */
+static int not_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/*
+ * {name: value} of every parameter the loaded module has, or NULL; in
+ * name order (scandir's alphasort), for a stable result.
+ */
 static json_t *module_parameters(void)
 {
 	char dir[4096], val[512];
-	struct dirent *de;
+	struct dirent **names;
 	json_t *params;
-	DIR *d;
+	int n;
 
 	ctl_sys_path(dir, sizeof(dir), "module/abpath/parameters");
-	d = opendir(dir);
-	if (!d)
+	n = scandir(dir, &names, not_dot, alphasort);
+	if (n < 0)
 		return NULL;
 	params = json_object();
-	while (params && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || ctl_param(de->d_name, val, sizeof(val)))
-			continue;
-		json_object_set_new(params, de->d_name, json_string(val));
+	for (int i = 0; i < n; i++) {
+		if (params && !ctl_param(names[i]->d_name, val, sizeof(val)))
+			json_object_set_new(params, names[i]->d_name,
+					    json_string(val));
+		free(names[i]);
 	}
-	closedir(d);
-	/* readdir's order is the filesystem's: sort for a stable result. */
-	if (params) {
-		const char **keys = calloc(json_object_size(params) + 1,
-					   sizeof(*keys));
-		json_t *sorted = json_object(), *v;
-		const char *k;
-		size_t n = 0;
-
-		if (!keys || !sorted) {
-			free(keys);
-			json_decref(sorted);
-			return params;
-		}
-		json_object_foreach(params, k, v)
-			keys[n++] = k;
-		qsort(keys, n, sizeof(*keys), cmp_cstr);
-		for (size_t i = 0; i < n; i++)
-			json_object_set(sorted, keys[i],
-					json_object_get(params, keys[i]));
-		free(keys);
-		json_decref(params);
-		params = sorted;
-	}
+	free(names);
 	return params;
 }
 
@@ -702,6 +683,15 @@ static void show_stderr(const char *text)
 	}
 }
 
+/* A failed run's standard error: kept, or already shown (--show-output). */
+static void show_child_stderr(const struct bench_opts *o, const char *text)
+{
+	if (o->show_output)
+		fputs("  (above, with --show-output)\n", stderr);
+	else
+		show_stderr(text);
+}
+
 /* Check the report and take what the bench needs from it. */
 static int take_report(struct bench *b, const char *what, struct buf *out,
 		       struct buf *err, struct bench_sample *smp)
@@ -1126,19 +1116,13 @@ static int run_one(struct bench *b, int i, double spent)
 		abpath_error("%s: %s was killed by signal %d (%s); its "
 			     "standard error:", what, name,
 			     WTERMSIG(status), strsignal(WTERMSIG(status)));
-		if (o->show_output)
-			fputs("  (above, with --show-output)\n", stderr);
-		else
-			show_stderr(err.p);
+		show_child_stderr(o, err.p);
 		ret = 1;
 		goto out;
 	} else if (WEXITSTATUS(status)) {
 		abpath_error("%s: %s exited with status %d; its standard "
 			     "error:", what, name, WEXITSTATUS(status));
-		if (o->show_output)
-			fputs("  (above, with --show-output)\n", stderr);
-		else
-			show_stderr(err.p);
+		show_child_stderr(o, err.p);
 		if (o->command)
 			fputs("  (to time a command that fails, add "
 			      "--ignore-failure)\n", stderr);
