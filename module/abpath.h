@@ -263,7 +263,8 @@ static __always_inline u64 abpath_now(void)
 
 /*
  * stats.c: 1 << abpath_sample_shift[id] calls per timed call, and the
- * mask of a call count's low bits that the hooks test.
+ * mask of a call count's low bits that the hooks test.  A path's default
+ * is its ABPATH_SAMPLE_SHIFT() line in paths.h, every call without one.
  */
 extern unsigned int abpath_sample_shift[ABPATH_NR_PATHS];
 extern unsigned long abpath_sample_mask[ABPATH_NR_PATHS];

@@ -12,10 +12,10 @@
  * a mode the user chose in between is never undone.  One pending bit per
  * path makes a burst of slow calls queue one revert and log one line.
  *
- * It sees the timed calls only (sample_shift): every legacy call of the
- * tick and exit paths, one group_cputime call in 1024 by default, so a
- * group that is over budget on every call is caught within 1024 calls.
- * A process-context call (group_cputime, exit_reparent) that was switched
+ * It sees the timed calls only, one in 2^sample_shift of a path's (every
+ * call, unless paths.h gives the path a sample shift), so a path that is
+ * over budget on every call is caught within that many calls.  A
+ * process-context call (group_cputime, exit_reparent) that was switched
  * out part way is not judged (see abpath_switches()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
