@@ -13,6 +13,8 @@
  *	place here is its id, ABPATH_ID(name): the order of every per-path
  *	module parameter, of sysfs, debugfs and the stats, and of the
  *	CLI's own list (userspace/control.c, checked by tests/host).
+ *	What the backends call of it, and what its site texts use, is in
+ *	module/<name>.h.
  *
  * ABPATH_SAMPLE_SHIFT(name, shift)
  *	The default of sample_shift for a path that times one call in

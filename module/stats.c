@@ -11,6 +11,8 @@
 #include <linux/string.h>
 
 #include "abpath.h"
+#include "params.h"
+#include "stats.h"
 
 /* Indexed by path id, like watchdog_us; each path's default from paths.h. */
 unsigned int abpath_sample_shift[ABPATH_NR_PATHS] = {
@@ -125,7 +127,6 @@ u64 abpath_hist_read(const struct abpath_path *p, enum abpath_mode mode,
 	return sum;
 }
 
-/* Records a timed call; returns how long it took. */
 u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 {
 	s64 delta = abpath_now() - t0;
@@ -142,13 +143,4 @@ u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 	s->hist[mode][bucket]++;
 	put_cpu_ptr(p->stats);
 	return ns;
-}
-
-void abpath_account(struct abpath_path *p, unsigned long state, u64 t0)
-{
-	enum abpath_mode mode = abpath_state_mode(state);
-	u64 ns = abpath_record(p, mode, t0);
-
-	if (mode == ABPATH_LEGACY)
-		abpath_watchdog_check(p, state, ns);
 }

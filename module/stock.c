@@ -28,7 +28,12 @@
 #include <asm/linkage.h>
 
 #include "abpath.h"
+#include "exit_reparent.h"
+#include "group_cputime.h"
+#include "mode.h"
 #include "stock.h"
+#include "timer_fastpath.h"
+#include "timer_softirq.h"
 
 #ifndef CONFIG_X86_64
 #error "the stock backend's trampoline is x86-64 assembly"
