@@ -174,7 +174,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		[DEBUGFS_NOT_MOUNTED] = "not mounted",
 		[DEBUGFS_NO_ACCESS] = "no access",
 	};
-	char file[4096], buf[256], backend[CTL_NAME_MAX];
+	char buf[256], backend[CTL_NAME_MAX];
 	struct ctl_hooks hooks;
 	struct ctl_kernel k;
 	struct ctl_paths p;
@@ -198,10 +198,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_string("name", ABPATH_MODULE);
 	out_bool("loaded", loaded);
 	out_string("state", ki.state);
-	snprintf(file, sizeof(file), "%s/version", ctl_sysfs());
-	out_string("version", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
-	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
-	if (ctl_read(file, backend, sizeof(backend)))
+	out_string("version", ctl_module_version(buf, sizeof(buf)) ? NULL : buf);
+	if (ctl_backend(backend, sizeof(backend)))
 		backend[0] = '\0';
 	out_string("backend", *backend ? backend : NULL);
 	if (ki.refcnt >= 0)
@@ -257,8 +255,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_end();
 	out_end();
 
-	snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
-	out_string("mode", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+	out_string("mode", ctl_module_mode(buf, sizeof(buf)) ? NULL : buf);
 
 	ctl_path_names(&p);
 	/* A path the kernel knows but this module does not is shown too. */
@@ -351,20 +348,6 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 
 /* ---- set --------------------------------------------------------------- */
 
-static int set_failed(const char *path, const char *mode, const char *file,
-		      int err)
-{
-	if (err == -EOPNOTSUPP)
-		return ctl_explain_unsupported(path, mode);
-	if (err == -EINVAL) {
-		abpath_error("the module rejected '%s' for %s (%s); check "
-			     "that the module and the CLI versions match "
-			     "('abpath status')", mode, path, strerror(EINVAL));
-		return 1;
-	}
-	return ctl_explain(file, err, false);
-}
-
 int cli_check_path(const struct cmd *c, const char *path)
 {
 	char list[512];
@@ -384,7 +367,6 @@ int cli_check_path(const struct cmd *c, const char *path)
 static int do_set(const struct cmd *c, int argc, char **argv)
 {
 	const char *path, *mode;
-	char file[4096];
 	int ret, rest, err;
 
 	ret = parse_simple(c, argc, argv, &rest);
@@ -403,12 +385,8 @@ static int do_set(const struct cmd *c, int argc, char **argv)
 				       "optimized", mode);
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	if (!strcmp(path, "all"))
-		snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
-	else
-		snprintf(file, sizeof(file), "%s/%s/mode", ctl_sysfs(), path);
-	err = ctl_write(file, mode);
-	return err ? set_failed(path, mode, file, err) : 0;
+	err = ctl_set_mode(path, mode);
+	return err ? ctl_explain_set(path, mode, err) : 0;
 }
 
 /* ---- stats, reset ------------------------------------------------------ */
@@ -454,7 +432,6 @@ static int do_stats(const struct cmd *c, int argc, char **argv)
 
 static int do_reset(const struct cmd *c, int argc, char **argv)
 {
-	char file[4096];
 	int ret, err;
 
 	ret = no_operands(c, argc, argv);
@@ -462,10 +439,8 @@ static int do_reset(const struct cmd *c, int argc, char **argv)
 		return ret;
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	/* sysfs: lockdown refuses every debugfs write. */
-	snprintf(file, sizeof(file), "%s/reset", ctl_sysfs());
-	err = ctl_write(file, "1");
-	return err ? ctl_explain(file, err, false) : 0;
+	err = ctl_reset();
+	return err ? ctl_explain_reset(err) : 0;
 }
 
 /* ---- workloads --------------------------------------------------------- */

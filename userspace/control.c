@@ -102,7 +102,7 @@ int ctl_sys_read(const char *rel, char *buf, size_t len)
 
 int ctl_param(const char *name, char *buf, size_t len)
 {
-	char rel[256];
+	char rel[512];
 
 	snprintf(rel, sizeof(rel), "module/abpath/parameters/%s", name);
 	return ctl_sys_read(rel, buf, len);
@@ -255,6 +255,156 @@ int ctl_path_mode(const char *path, char *mode, size_t len)
 		ctl_copy(mode, len, buf);
 	}
 	return 0;
+}
+
+/* <sysfs>/<path>/mode, or the module's own <sysfs>/mode for "all". */
+static void mode_file(char *file, size_t len, const char *path)
+{
+	if (!strcmp(path, "all"))
+		snprintf(file, len, "%s/mode", ctl_sysfs());
+	else
+		snprintf(file, len, "%s/%s/mode", ctl_sysfs(), path);
+}
+
+int ctl_set_mode(const char *path, const char *mode)
+{
+	char file[4096], now[CTL_NAME_MAX];
+	int err;
+
+	mode_file(file, sizeof(file), path);
+	err = ctl_write(file, mode);
+	/* "all" sets each path in turn: the paths' own files tell, not it. */
+	if (err || !strcmp(path, "all"))
+		return err;
+	err = ctl_path_mode(path, now, sizeof(now));
+	if (err)
+		return err;
+	return strcmp(now, mode) ? -EPROTO : 0;
+}
+
+/* The module's own files: <sysfs>/<name>. */
+static int module_read(const char *name, char *buf, size_t len)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/%s", ctl_sysfs(), name);
+	return ctl_read(file, buf, len);
+}
+
+int ctl_module_version(char *buf, size_t len)
+{
+	return module_read("version", buf, len);
+}
+
+int ctl_backend(char *buf, size_t len)
+{
+	return module_read("backend", buf, len);
+}
+
+int ctl_module_mode(char *buf, size_t len)
+{
+	return module_read("mode", buf, len);
+}
+
+int ctl_reset(void)
+{
+	char file[4096];
+
+	/* sysfs: lockdown refuses every debugfs write. */
+	snprintf(file, sizeof(file), "%s/reset", ctl_sysfs());
+	return ctl_write(file, "1");
+}
+
+int ctl_explain_reset(int err)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/reset", ctl_sysfs());
+	return ctl_explain(file, err, false);
+}
+
+FILE *ctl_open_counters(char *name, size_t len)
+{
+	snprintf(name, len, "%s/stats", ctl_debugfs());
+	return fopen(name, "re");
+}
+
+int ctl_explain_counters(int err)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/stats", ctl_debugfs());
+	return ctl_explain(file, err, true);
+}
+
+static int not_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+int ctl_params(ctl_param_fn *fn, void *ctx)
+{
+	char dir[4096], val[512];
+	struct dirent **names;
+	int n;
+
+	ctl_sys_path(dir, sizeof(dir), "module/abpath/parameters");
+	n = scandir(dir, &names, not_dot, alphasort);
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		if (!ctl_param(names[i]->d_name, val, sizeof(val)))
+			fn(names[i]->d_name, val, ctx);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+bool ctl_module_listed(void)
+{
+	char dir[4096];
+
+	ctl_sys_path(dir, sizeof(dir), "module/abpath");
+	return access(dir, F_OK) == 0;
+}
+
+int ctl_cpu_model(char *buf, size_t len)
+{
+	char file[4096], line[512], *colon;
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/cpuinfo", ctl_proc());
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+			;
+		colon[strcspn(colon, "\n")] = '\0';
+		ctl_copy(buf, len, colon);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+int ctl_cpufreq_governor(long cpu, char *buf, size_t len)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel),
+		 "devices/system/cpu/cpu%ld/cpufreq/scaling_governor", cpu);
+	return ctl_sys_read(rel, buf, len);
+}
+
+int ctl_clocksource(char *buf, size_t len)
+{
+	return ctl_sys_read("devices/system/clocksource/clocksource0/"
+			    "current_clocksource", buf, len);
 }
 
 int ctl_read_hooks(struct ctl_hooks *h)
@@ -542,6 +692,31 @@ int ctl_explain(const char *file, int err, bool needs_debugfs)
 	abpath_error("%s does not exist; the loaded abpath module does not "
 		     "provide it (update the module)", file);
 	return 1;
+}
+
+int ctl_explain_set(const char *path, const char *mode, int err)
+{
+	char file[4096], now[CTL_NAME_MAX];
+
+	mode_file(file, sizeof(file), path);
+	if (!mode)
+		return ctl_explain(file, err, false);
+	switch (err) {
+	case -EOPNOTSUPP:
+		return ctl_explain_unsupported(path, mode);
+	case -EINVAL:
+		abpath_error("the module rejected '%s' for %s (%s); check "
+			     "that the module and the CLI versions match "
+			     "('abpath status')", mode, path, strerror(EINVAL));
+		return 1;
+	case -EPROTO:
+		if (ctl_path_mode(path, now, sizeof(now)))
+			ctl_copy(now, sizeof(now), "unreadable");
+		abpath_error("%s reads '%s' after writing '%s'; the module did "
+			     "not switch", file, now, mode);
+		return 1;
+	}
+	return ctl_explain(file, err, false);
 }
 
 /*

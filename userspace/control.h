@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The Makefile sets both (-D); these let a file build on its own. */
 #ifndef ABPATH_VERSION
@@ -104,6 +105,34 @@ bool ctl_valid_mode(const char *mode);
 /* Active mode of one path ("legacy [optimized]" -> "optimized"). */
 int ctl_path_mode(const char *path, char *mode, size_t len);
 int ctl_path_site(const char *path, char *site, size_t len);
+/*
+ * The module's mode files: @path's, or the module's own for "all".
+ * Returns 0 or -errno; -EPROTO when @path took the write but reads
+ * another mode (the module did not switch).  The explanation of a
+ * failure is ctl_explain_set()'s.
+ */
+int ctl_set_mode(const char *path, const char *mode);
+/* The module's own files; each returns 0 or -errno. */
+int ctl_module_version(char *buf, size_t len);
+int ctl_backend(char *buf, size_t len);		/* "patched" or "stock" */
+int ctl_module_mode(char *buf, size_t len);	/* every path's, or "mixed" */
+int ctl_reset(void);				/* zero every counter */
+/*
+ * The counters file (debugfs), for reading: its name in @name, for a
+ * message about its content.  NULL with errno set on failure.
+ */
+FILE *ctl_open_counters(char *name, size_t len);
+/* Each loaded module parameter, in name order; 0 or -errno (not loaded). */
+typedef void ctl_param_fn(const char *name, const char *val, void *ctx);
+int ctl_params(ctl_param_fn *fn, void *ctx);
+/* The kernel lists the module in sysfs (loaded, or coming, or going). */
+bool ctl_module_listed(void);
+
+/* The machine, for a result's provenance; each returns 0 or -errno. */
+int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
+int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
+int ctl_clocksource(char *buf, size_t len);
+
 int ctl_read_hooks(struct ctl_hooks *h);
 void ctl_kernel_probe(struct ctl_kernel *k);
 /*
@@ -119,6 +148,13 @@ enum debugfs_state ctl_debugfs_state(void);
  */
 int ctl_explain(const char *file, int err, bool needs_debugfs);
 int ctl_explain_not_loaded(void);
+/*
+ * Why ctl_set_mode(@path, @mode) failed with @err; @mode NULL: why
+ * reading @path's mode (ctl_path_mode()) did.  Returns 1.
+ */
+int ctl_explain_set(const char *path, const char *mode, int err);
+int ctl_explain_reset(int err);
+int ctl_explain_counters(int err);
 /*
  * A mode write refused with EOPNOTSUPP: the path's site says why (the
  * stock backend could not attach its legacy arm).  @path may be "all".
