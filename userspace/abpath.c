@@ -23,7 +23,7 @@
 #include "control.h"
 #include "kmod.h"
 #include "output.h"
-#include "stats.h"
+#include "counters.h"
 
 bool cli_json;
 static const struct cmd cmds[];
@@ -178,7 +178,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	struct ctl_hooks hooks;
 	struct ctl_kernel k;
 	struct ctl_paths p;
-	struct stat_set stats = { 0 };
+	struct counter_set stats = { 0 };
 	bool loaded, have_hooks, have_stats;
 	struct km_info ki;
 	size_t e = 0;
@@ -265,7 +265,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 				 hooks.name[i]);
 	/* The watchdog's reverts live in debugfs, readable by root only. */
 	have_stats = loaded && k.debugfs == DEBUGFS_MOUNTED &&
-		     stats_read(&stats) == 0;
+		     counters_read(&stats) == 0;
 	out_begin_table("paths", OUT_ROWS, "path");
 	for (i = 0; i < p.n; i++) {
 		out_begin_object(p.name[i], OUT_PLAIN);
@@ -295,7 +295,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	}
 	out_end();
 	if (have_stats)
-		stats_free(&stats);
+		counters_free(&stats);
 	if (out_flush(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		return 1;
@@ -427,7 +427,7 @@ static int do_stats(const struct cmd *c, int argc, char **argv)
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	out_init(cli_json);
-	return interval > 0 ? stats_watch(interval) : stats_show();
+	return interval > 0 ? counters_watch(interval) : counters_show();
 }
 
 static int do_reset(const struct cmd *c, int argc, char **argv)

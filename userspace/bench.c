@@ -32,7 +32,7 @@
 #include "bench.h"
 #include "control.h"
 #include "output.h"
-#include "stats.h"
+#include "counters.h"
 
 
 /* A workload has this long to clean up after SIGTERM before SIGKILL. */
@@ -744,8 +744,8 @@ static int take_report(struct bench *b, const char *what, struct buf *out,
 	return 0;
 }
 
-static const struct stat_entry *find_entry(const struct stat_set *s,
-					   const struct stat_entry *e)
+static const struct counter_entry *find_entry(const struct counter_set *s,
+					   const struct counter_entry *e)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->e[i].path, e->path) &&
@@ -762,11 +762,11 @@ static const struct stat_entry *find_entry(const struct stat_set *s,
  * during the run, and has no delta (null).
  */
 static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
-			      const struct stat_set *before,
-			      const struct stat_set *after)
+			      const struct counter_set *before,
+			      const struct counter_set *after)
 {
 	json_t *all = json_object(), *per;
-	const struct stat_entry *e, *prev;
+	const struct counter_entry *e, *prev;
 
 	for (int i = 0; i < p->n; i++) {
 		per = json_object();
@@ -796,10 +796,10 @@ static json_t *counter_deltas(const struct ctl_paths *p, const char *mode,
  * measures neither.
  */
 static const char *reverted_path(const struct ctl_paths *p,
-				 const struct stat_set *before,
-				 const struct stat_set *after)
+				 const struct counter_set *before,
+				 const struct counter_set *after)
 {
-	const struct stat_entry *e, *prev;
+	const struct counter_entry *e, *prev;
 
 	for (size_t j = 0; j < after->n; j++) {
 		e = &after->e[j];
@@ -824,10 +824,10 @@ static const char *reverted_path(const struct ctl_paths *p,
  * back by the end; a switch and back by someone else is not seen.
  */
 static void judge_run(const struct ctl_paths *p, enum bench_mode m,
-		      const struct stat_set *before,
-		      const struct stat_set *after, char *why, size_t len)
+		      const struct counter_set *before,
+		      const struct counter_set *after, char *why, size_t len)
 {
-	const struct stat_entry *e, *prev;
+	const struct counter_entry *e, *prev;
 	char now[CTL_NAME_MAX];
 	const char *path;
 
@@ -1038,7 +1038,7 @@ static int judge_reports(struct bench *b, const struct kmsg_reports *r,
 static int run_one(struct bench *b, int i, double spent)
 {
 	struct bench_sample *smp = &b->s[b->done];
-	struct stat_set before = { 0 }, after = { 0 };
+	struct counter_set before = { 0 }, after = { 0 };
 	struct buf out = { .fd = -1, .max = BENCH_MAX_OUTPUT };
 	struct buf err = { .fd = -1, .max = BENCH_MAX_OUTPUT };
 	enum bench_mode m = bench_order(i, b->o->warmup);
@@ -1079,7 +1079,7 @@ static int run_one(struct bench *b, int i, double spent)
 	if (!ret && o->prepare)
 		ret = run_prepare(b, what);
 	if (!ret && !stop_sig)
-		ret = stats_read(&before);
+		ret = counters_read(&before);
 	/* What came since the last run belongs to it (or to none). */
 	if (!ret && !stop_sig &&
 	    log_mark(b, &gap, what, "begins"))
@@ -1099,7 +1099,7 @@ static int run_one(struct bench *b, int i, double spent)
 		ret = judge_reports(b, &during, m, what, smp);
 	if (ret)
 		goto out;
-	ret = stats_read(&after);
+	ret = counters_read(&after);
 	if (ret)
 		goto out;
 	judge_run(&b->paths, m, &before, &after, smp->invalid,
@@ -1149,8 +1149,8 @@ static int run_one(struct bench *b, int i, double spent)
 		fprintf(stderr, "abpath: bench: %s is invalid, left out of "
 			"the statistics: %s\n", what, smp->invalid);
 out:
-	stats_free(&before);
-	stats_free(&after);
+	counters_free(&before);
+	counters_free(&after);
 	free(argv);
 	free(out.p);
 	free(err.p);
@@ -1179,7 +1179,7 @@ void bench_free(struct bench *b)
 
 int bench_prepare(struct bench *b, const struct bench_opts *o)
 {
-	struct stat_set probe = { 0 };
+	struct counter_set probe = { 0 };
 	int ret;
 
 	*b = (struct bench){ .o = o, .last_mode = -1 };
@@ -1192,8 +1192,8 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 		ctl_copy(b->paths.name[0], CTL_NAME_MAX, o->path);
 	}
 	/* Fail on a missing debugfs now, not after the first run. */
-	ret = stats_read(&probe);
-	stats_free(&probe);
+	ret = counters_read(&probe);
+	counters_free(&probe);
 	if (ret)
 		return ret;
 

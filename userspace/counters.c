@@ -17,7 +17,7 @@
 
 #include "control.h"
 #include "output.h"
-#include "stats.h"
+#include "counters.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -27,11 +27,11 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-static int stats_add(struct stat_set *s, const struct stat_entry *e)
+static int counters_add(struct counter_set *s, const struct counter_entry *e)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct stat_entry *n = realloc(s->e, cap * sizeof(*n));
+		struct counter_entry *n = realloc(s->e, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
@@ -42,7 +42,7 @@ static int stats_add(struct stat_set *s, const struct stat_entry *e)
 	return 0;
 }
 
-void stats_free(struct stat_set *s)
+void counters_free(struct counter_set *s)
 {
 	free(s->e);
 	memset(s, 0, sizeof(*s));
@@ -60,10 +60,10 @@ static bool parse_u64(const char *str, uint64_t *val)
 	return errno == 0 && *end == '\0';
 }
 
-int stats_read(struct stat_set *s)
+int counters_read(struct counter_set *s)
 {
 	char file[4096], line[512], num[32], extra[2];
-	struct stat_entry e;
+	struct counter_entry e;
 	int lineno = 0, fields;
 	FILE *f;
 
@@ -88,7 +88,7 @@ int stats_read(struct stat_set *s)
 			fclose(f);
 			return 1;
 		}
-		if (stats_add(s, &e)) {
+		if (counters_add(s, &e)) {
 			abpath_error("out of memory");
 			fclose(f);
 			return 1;
@@ -104,7 +104,7 @@ int stats_read(struct stat_set *s)
 	return 0;
 }
 
-static bool seen_before(const struct stat_set *s, size_t i, bool by_mode)
+static bool seen_before(const struct counter_set *s, size_t i, bool by_mode)
 {
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(s->e[j].path, s->e[i].path) &&
@@ -113,8 +113,8 @@ static bool seen_before(const struct stat_set *s, size_t i, bool by_mode)
 	return false;
 }
 
-static const struct stat_entry *find_prev(const struct stat_set *prev,
-					  const struct stat_entry *e, size_t hint)
+static const struct counter_entry *find_prev(const struct counter_set *prev,
+					  const struct counter_entry *e, size_t hint)
 {
 	/* The module prints in a fixed order, so the hint nearly always hits. */
 	if (hint < prev->n && !strcmp(prev->e[hint].counter, e->counter) &&
@@ -133,14 +133,14 @@ static const struct stat_entry *find_prev(const struct stat_set *prev,
  * A counter that went down was reset (or is a maximum, like ns_max): a
  * rate would be meaningless, so it is null rather than a negative number.
  */
-static void emit_counters(const struct stat_set *s, const char *path,
-			  const char *mode, const struct stat_set *prev,
+static void emit_counters(const struct counter_set *s, const char *path,
+			  const char *mode, const struct counter_set *prev,
 			  double dt)
 {
-	const struct stat_entry *p;
+	const struct counter_entry *p;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct stat_entry *e = &s->e[i];
+		const struct counter_entry *e = &s->e[i];
 
 		if (strcmp(e->path, path) || strcmp(e->mode, mode))
 			continue;
@@ -157,7 +157,7 @@ static void emit_counters(const struct stat_set *s, const char *path,
 }
 
 /* Text: one table per path, a column per mode (and per mode's rate). */
-static void emit_text(const struct stat_set *s, const struct stat_set *prev,
+static void emit_text(const struct counter_set *s, const struct counter_set *prev,
 		      double dt)
 {
 	char ratekey[32];
@@ -189,8 +189,8 @@ static void emit_text(const struct stat_set *s, const struct stat_set *prev,
 }
 
 /* JSON: {"paths": {path: {mode: {counter: value}}}}, "rates" alike. */
-static void emit_json_tree(const char *key, const struct stat_set *s,
-			   const struct stat_set *prev, double dt)
+static void emit_json_tree(const char *key, const struct counter_set *s,
+			   const struct counter_set *prev, double dt)
 {
 	out_begin_object(key, OUT_PLAIN);
 	for (size_t i = 0; i < s->n; i++) {
@@ -210,7 +210,7 @@ static void emit_json_tree(const char *key, const struct stat_set *s,
 	out_end();
 }
 
-static int emit_sample(const struct stat_set *s, const struct stat_set *prev,
+static int emit_sample(const struct counter_set *s, const struct counter_set *prev,
 		       double dt, bool watch)
 {
 	if (out_is_json()) {
@@ -238,15 +238,15 @@ static int emit_sample(const struct stat_set *s, const struct stat_set *prev,
 	return 0;
 }
 
-int stats_show(void)
+int counters_show(void)
 {
-	struct stat_set s = { 0 };
+	struct counter_set s = { 0 };
 	int ret;
 
-	ret = stats_read(&s);
+	ret = counters_read(&s);
 	if (!ret)
 		ret = emit_sample(&s, NULL, 0, false);
-	stats_free(&s);
+	counters_free(&s);
 	return ret;
 }
 
@@ -271,9 +271,9 @@ static struct timespec to_timespec(double t)
 	return ts;
 }
 
-int stats_watch(double interval)
+int counters_watch(double interval)
 {
-	struct stat_set a = { 0 }, b = { 0 }, *cur = &a, *prev = NULL, *tmp;
+	struct counter_set a = { 0 }, b = { 0 }, *cur = &a, *prev = NULL, *tmp;
 	bool tty = !out_is_json() && isatty(STDOUT_FILENO);
 	struct sigaction sa = { .sa_handler = on_stop };
 	double t_prev = 0, t_now, deadline;
@@ -290,7 +290,7 @@ int stats_watch(double interval)
 
 	deadline = mono_now();
 	while (!stop_requested) {
-		ret = stats_read(cur);
+		ret = counters_read(cur);
 		if (ret)
 			break;
 		t_now = mono_now();
@@ -322,7 +322,7 @@ int stats_watch(double interval)
 		fputs("\033[?25h", stdout);
 		fflush(stdout);
 	}
-	stats_free(&a);
-	stats_free(&b);
+	counters_free(&a);
+	counters_free(&b);
 	return ret;
 }
