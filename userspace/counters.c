@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stats file is deliberately dumb (one counter per line) so that the
- * module can add counters without a CLI change: nothing here knows a
- * counter's name, and paths and modes are shown in the order the module
- * prints them.
+ * The module's counters (its debugfs stats file, which control.c opens).
+ * The file is deliberately dumb (one counter per line) so that the module
+ * can add counters without a CLI change: nothing here knows a counter's
+ * name, and paths and modes are shown in the order the module prints them.
+ * Not to be confused with statistics.c, the maths of bench's results.
  */
 #include <errno.h>
 #include <math.h>
@@ -68,10 +69,9 @@ int counters_read(struct counter_set *s)
 	FILE *f;
 
 	s->n = 0;
-	snprintf(file, sizeof(file), "%s/stats", ctl_debugfs());
-	f = fopen(file, "re");
+	f = ctl_open_counters(file, sizeof(file));
 	if (!f)
-		return ctl_explain(file, -errno, true);
+		return ctl_explain_counters(-errno);
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
@@ -98,7 +98,7 @@ int counters_read(struct counter_set *s)
 		int err = -errno;
 
 		fclose(f);
-		return ctl_explain(file, err, true);
+		return ctl_explain_counters(err);
 	}
 	fclose(f);
 	return 0;
@@ -156,47 +156,19 @@ static void emit_counters(const struct counter_set *s, const char *path,
 	}
 }
 
-/* Text: one table per path, a column per mode (and per mode's rate). */
-static void emit_text(const struct counter_set *s, const struct counter_set *prev,
-		      double dt)
+/*
+ * {"paths": {path: {mode: {counter: value}}}}, and "rates" alike: one
+ * table per path in text, a column per mode, the rates' beside theirs.
+ */
+static void emit_tree(const char *key, unsigned flags, const char *label,
+		      const struct counter_set *s,
+		      const struct counter_set *prev, double dt)
 {
-	char ratekey[32];
-
-	out_begin_object("paths", OUT_INLINE);
+	out_begin_table(key, flags, label);
 	for (size_t i = 0; i < s->n; i++) {
 		if (seen_before(s, i, false))
 			continue;
 		out_begin_table(s->e[i].path, OUT_COLS, "counter");
-		for (size_t j = i; j < s->n; j++) {
-			if (strcmp(s->e[j].path, s->e[i].path) ||
-			    seen_before(s, j, true))
-				continue;
-			out_begin_object(s->e[j].mode, OUT_PLAIN);
-			emit_counters(s, s->e[j].path, s->e[j].mode, NULL, 0);
-			out_end();
-			if (prev) {
-				snprintf(ratekey, sizeof(ratekey), "%s/s",
-					 s->e[j].mode);
-				out_begin_object(ratekey, OUT_PLAIN);
-				emit_counters(s, s->e[j].path, s->e[j].mode,
-					      prev, dt);
-				out_end();
-			}
-		}
-		out_end();
-	}
-	out_end();
-}
-
-/* JSON: {"paths": {path: {mode: {counter: value}}}}, "rates" alike. */
-static void emit_json_tree(const char *key, const struct counter_set *s,
-			   const struct counter_set *prev, double dt)
-{
-	out_begin_object(key, OUT_PLAIN);
-	for (size_t i = 0; i < s->n; i++) {
-		if (seen_before(s, i, false))
-			continue;
-		out_begin_object(s->e[i].path, OUT_PLAIN);
 		for (size_t j = i; j < s->n; j++) {
 			if (strcmp(s->e[j].path, s->e[i].path) ||
 			    seen_before(s, j, true))
@@ -210,27 +182,22 @@ static void emit_json_tree(const char *key, const struct counter_set *s,
 	out_end();
 }
 
-static int emit_sample(const struct counter_set *s, const struct counter_set *prev,
-		       double dt, bool watch)
+static int emit_sample(const struct counter_set *s,
+		       const struct counter_set *prev, double dt, bool watch)
 {
-	if (out_is_json()) {
-		if (watch) {
-			struct timespec now;
+	if (watch) {
+		struct timespec now;
 
-			clock_gettime(CLOCK_REALTIME, &now);
-			out_double("time", (double)now.tv_sec +
-					   (double)now.tv_nsec / 1e9);
-			if (prev)
-				out_double("interval", dt);
-			else
-				out_null("interval");
-		}
-		emit_json_tree("paths", s, NULL, 0);
+		clock_gettime(CLOCK_REALTIME, &now);
+		out_time("time", (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 		if (prev)
-			emit_json_tree("rates", s, prev, dt);
-	} else {
-		emit_text(s, prev, dt);
+			out_double("interval", dt);
+		else
+			out_null("interval");
 	}
+	emit_tree("paths", OUT_INLINE, NULL, s, NULL, 0);
+	if (prev)
+		emit_tree("rates", OUT_BESIDE, "/s", s, prev, dt);
 	if (out_flush(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		return 1;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* debugfs stats: parsing, the table, and the --watch loop. */
+/* The module's counters: parsing, the tables, and the --watch loop. */
 #ifndef ABPATH_COUNTERS_H
 #define ABPATH_COUNTERS_H
 

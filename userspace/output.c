@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "output.h"
 
@@ -163,6 +164,18 @@ void out_double(const char *key, double val)
 		out_add(key, json_real(round(val * 1000.0) / 1000.0));
 }
 
+void out_time(const char *key, double val)
+{
+	json_t *real = json_real(round(val * 1000.0) / 1000.0);
+	time_t secs = (time_t)val;
+	struct tm tm;
+
+	out_add(key, real);
+	if (localtime_r(&secs, &tm))
+		strftime(out_hint_new(real, 0, NULL)->exact,
+			 sizeof(out_hints[0].exact), "%Y-%m-%d %H:%M:%S", &tm);
+}
+
 const char *out_fmt_sig(char *buf, size_t len, double val, int sig)
 {
 	int mag, decimals;
@@ -252,8 +265,26 @@ static void scalar_text(const json_t *v, char *buf, size_t len)
 	}
 }
 
-static void render_node(FILE *f, const char *key, json_t *v, int indent,
-			int keyw);
+/*
+ * What an OUT_BESIDE object adds to the node being drawn: its own node at
+ * the same place, if any, and the label its columns take.
+ */
+struct beside {
+	json_t *node;
+	const char *label;
+};
+
+static struct beside beside_child(struct beside b, const char *key)
+{
+	if (b.node && json_is_object(b.node))
+		b.node = json_object_get(b.node, key);
+	else
+		b.node = NULL;
+	return b;
+}
+
+static void render_node(FILE *f, const char *key, json_t *v,
+			struct beside b, int indent, int keyw);
 
 /*
  * Columns on a terminal, not bytes: the intervals' "–" is three bytes of
@@ -292,28 +323,58 @@ static void put_cell(FILE *f, const char *s, const int *width,
 		put_padded(f, s, c + 1 == ncols ? 0 : width[c + 1], false);
 }
 
+static char *xjoin(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = xrealloc(NULL, n);
+
+	snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+/* The table's children, each followed by its namesake beside it. */
+static size_t table_outer(json_t *tab, struct beside b, json_t **node,
+			  char **name)
+{
+	json_t *child, *next;
+	const char *k;
+	size_t n = 0;
+
+	json_object_foreach(tab, k, child) {
+		if (!json_is_object(child))
+			continue;
+		node[n] = child;
+		name[n++] = xjoin(k, "");
+		next = beside_child(b, k).node;
+		if (next && json_is_object(next)) {
+			node[n] = next;
+			name[n++] = xjoin(k, b.label);
+		}
+	}
+	return n;
+}
+
 static void render_table(FILE *f, json_t *tab, unsigned flags,
-			 const char *label, int indent)
+			 const char *label, struct beside b, int indent)
 {
 	/* An object used as an ordered set collects the other axis. */
-	json_t *inner = json_object(), *child, *cell;
-	const char *k, *ik;
-	const char **outer_keys, **inner_keys;
-	size_t nouter = 0, ninner, i, j, r, c, nrows, ncols;
+	json_t *inner = json_object(), **outer, *cell;
+	const char *ik, **inner_keys, **row_keys, **col_keys;
+	char **outer_keys;
+	size_t nouter, ninner, i, j, r, c, nrows, ncols, cap;
+	bool rows_outer = flags & OUT_ROWS, *numeric;
 	int *width;
-	bool *numeric;
 	/* A cell is shown whole: a site's "unavailable: why" runs past 100. */
 	char buf[512];
 
 	if (!inner)
 		oom();
-	outer_keys = xrealloc(NULL, (json_object_size(tab) + 1) *
-				      sizeof(*outer_keys));
-	json_object_foreach(tab, k, child) {
-		if (!json_is_object(child))
-			continue;
-		outer_keys[nouter++] = k;
-		json_object_foreach(child, ik, cell)
+	cap = 2 * json_object_size(tab) + 1;
+	outer = xrealloc(NULL, cap * sizeof(*outer));
+	outer_keys = xrealloc(NULL, cap * sizeof(*outer_keys));
+	nouter = table_outer(tab, b, outer, outer_keys);
+	for (i = 0; i < nouter; i++) {
+		json_object_foreach(outer[i], ik, cell)
 			json_object_set_new(inner, ik, json_true());
 	}
 	ninner = json_object_size(inner);
@@ -322,10 +383,8 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 	json_object_foreach(inner, ik, cell)
 		inner_keys[i++] = ik;
 
-	bool rows_outer = flags & OUT_ROWS;
-	const char **row_keys = rows_outer ? outer_keys : inner_keys;
-	const char **col_keys = rows_outer ? inner_keys : outer_keys;
-
+	row_keys = rows_outer ? (const char **)outer_keys : inner_keys;
+	col_keys = rows_outer ? inner_keys : (const char **)outer_keys;
 	nrows = rows_outer ? nouter : ninner;
 	ncols = rows_outer ? ninner : nouter;
 	width = xrealloc(NULL, (ncols + 1) * sizeof(*width));
@@ -340,8 +399,7 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 		for (r = 0; r < nrows; r++) {
 			i = rows_outer ? r : c;
 			j = rows_outer ? c : r;
-			cell = json_object_get(json_object_get(tab,
-					outer_keys[i]), inner_keys[j]);
+			cell = json_object_get(outer[i], inner_keys[j]);
 			/* Numbers line up on the right, words on the left. */
 			if (json_is_number(cell))
 				numeric[c + 1] = true;
@@ -362,8 +420,7 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 		for (c = 0; c < ncols; c++) {
 			i = rows_outer ? r : c;
 			j = rows_outer ? c : r;
-			cell = json_object_get(json_object_get(tab,
-					outer_keys[i]), inner_keys[j]);
+			cell = json_object_get(outer[i], inner_keys[j]);
 			scalar_text(cell, buf, sizeof(buf));
 			put_cell(f, buf, width, numeric, c, ncols);
 		}
@@ -372,7 +429,10 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 	free(numeric);
 	free(width);
 	free(inner_keys);
+	for (i = 0; i < nouter; i++)
+		free(outer_keys[i]);
 	free(outer_keys);
+	free(outer);
 	json_decref(inner);
 }
 
@@ -388,18 +448,47 @@ static int scalar_key_width(json_t *obj)
 	return w;
 }
 
-static void render_object(FILE *f, json_t *obj, int indent)
+static const struct out_hint *beside_hint(json_t *v)
 {
-	int keyw = scalar_key_width(obj);
-	const char *k;
-	json_t *v;
+	const struct out_hint *h = hint_of(v);
 
-	json_object_foreach(obj, k, v)
-		render_node(f, k, v, indent, keyw);
+	return h && (h->flags & OUT_BESIDE) ? h : NULL;
 }
 
-static void render_node(FILE *f, const char *key, json_t *v, int indent,
-			int keyw)
+/*
+ * An OUT_BESIDE child is drawn with its previous sibling, into which it
+ * is passed down key by key; b is what the object itself has beside it.
+ */
+static void render_object(FILE *f, json_t *obj, struct beside b, int indent)
+{
+	int keyw = scalar_key_width(obj);
+	const struct out_hint *h;
+	const char *k;
+	json_t *v, *prev = NULL;
+	const char *prev_key = NULL;
+	struct beside pb;
+
+	json_object_foreach(obj, k, v) {
+		h = beside_hint(v);
+		if (h && prev) {
+			pb = (struct beside){ v, h->label };
+			render_node(f, prev_key, prev, pb, indent, keyw);
+			prev = NULL;
+			continue;
+		}
+		if (prev)
+			render_node(f, prev_key, prev, beside_child(b, prev_key),
+				    indent, keyw);
+		prev = v;
+		prev_key = k;
+	}
+	if (prev)
+		render_node(f, prev_key, prev, beside_child(b, prev_key),
+			    indent, keyw);
+}
+
+static void render_node(FILE *f, const char *key, json_t *v,
+			struct beside b, int indent, int keyw)
 {
 	const struct out_hint *h = hint_of(v);
 	unsigned flags = h ? h->flags : 0;
@@ -422,16 +511,16 @@ static void render_node(FILE *f, const char *key, json_t *v, int indent,
 	if (json_is_array(v)) {
 		json_array_foreach(v, i, e) {
 			if (json_is_object(e)) {
-				render_object(f, e, inner);
+				render_object(f, e, (struct beside){ 0 }, inner);
 			} else {
 				scalar_text(e, buf, sizeof(buf));
 				fprintf(f, "%*s%s\n", inner, "", buf);
 			}
 		}
 	} else if (flags & (OUT_ROWS | OUT_COLS)) {
-		render_table(f, v, flags, h->label, inner);
+		render_table(f, v, flags, h->label, b, inner);
 	} else {
-		render_object(f, v, inner);
+		render_object(f, v, b, inner);
 	}
 }
 
@@ -449,7 +538,7 @@ int out_flush(FILE *f)
 			ret = -1;
 		fputc('\n', f);
 	} else {
-		render_object(f, out_stack[0], 0);
+		render_object(f, out_stack[0], (struct beside){ 0 }, 0);
 	}
 	if (fflush(f) == EOF || ferror(f))
 		ret = -1;

@@ -22,6 +22,13 @@ enum out_flags {
 	OUT_COLS   = 1 << 1,
 	/* No heading and no indentation: children render in place. */
 	OUT_INLINE = 1 << 2,
+	/*
+	 * Drawn inside its previous sibling rather than on its own: each
+	 * table there gains this object's same-named columns, each after
+	 * its namesake and headed with its name and the label, which
+	 * out_begin_table() gives (a rate beside its count: "legacy/s").
+	 */
+	OUT_BESIDE = 1 << 3,
 };
 
 void out_init(bool json);
@@ -37,6 +44,8 @@ void out_end(void);
 void out_string(const char *key, const char *val);	/* NULL: null */
 void out_u64(const char *key, uint64_t val);
 void out_double(const char *key, double val);		/* 3 decimals */
+/* Seconds since the epoch: a number in JSON, the local time in text. */
+void out_time(const char *key, double val);
 void out_bool(const char *key, bool val);
 void out_null(const char *key);
 /*
