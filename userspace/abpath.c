@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "cli.h"
 #include "control.h"
 #include "kmod.h"

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "output.h"
+#include "internal.h"
+#include "../output.h"
 #include "statistics.h"
 
 /* Significant digits of measurements in the text output. */

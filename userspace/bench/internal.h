@@ -9,8 +9,8 @@
  * abpath.c parses the command line and catches the usage errors.  No two
  * of these files depend on each other both ways.
  */
-#ifndef ABPATH_BENCH_H
-#define ABPATH_BENCH_H
+#ifndef ABPATH_BENCH_INTERNAL_H
+#define ABPATH_BENCH_INTERNAL_H
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -18,8 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "control.h"
-#include "kmsg.h"
+#include "../control.h"
+#include "../kmsg.h"
+#include "bench.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
@@ -113,13 +114,6 @@ struct bench {
 	int last_mode;			/* of the last run, -1 before one */
 };
 
-/* bench-cli.c: synopsis (after "abpath bench "), summary and help. */
-extern const char bench_synopsis[], bench_summary[], bench_help[];
-
-/* $ABPATH_WORKLOAD_DIR, or the directory fixed at build time. */
-const char *bench_workload_dir(void);
-/* Says that it does not exist and how to fix that; returns 1. */
-int bench_no_workload_dir(void);
 /* The path a built-in workload exercises, or NULL. */
 const char *bench_default_path(const char *workload);
 /* "svg" or "png" by the file name's extension, or NULL. */

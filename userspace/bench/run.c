@@ -29,10 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "control.h"
-#include "output.h"
-#include "counters.h"
+#include "internal.h"
+#include "../control.h"
+#include "../output.h"
+#include "../counters.h"
 
 
 /* A workload has this long to clean up after SIGTERM before SIGKILL. */

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench-experiments.h"
-#include "output.h"
+#include "internal.h"
+#include "experiments.h"
+#include "../output.h"
 #include "statistics.h"
 
 static const struct suite_exp generic = {

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "output.h"
+#include "internal.h"
+#include "../output.h"
 
 const char *bench_find_gnuplot(void)
 {

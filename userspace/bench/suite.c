@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench-experiments.h"
-#include "output.h"
+#include "internal.h"
+#include "experiments.h"
+#include "../output.h"
 
 
 const char *bench_suite_check(const char *name)

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "output.h"
+#include "internal.h"
+#include "../cli.h"
+#include "../output.h"
 
 /*
  * bench's options, once: getopt_long's table, its optstring and the

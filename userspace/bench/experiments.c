@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench-experiments.h"
+#include "internal.h"
+#include "experiments.h"
 
 #define L BENCH_LEGACY
 #define O BENCH_OPTIMIZED
