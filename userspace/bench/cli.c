@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abpath bench's command line: its options, the "--" that hands the rest
- * to the workload, its help, the checks of the forms that run no
- * workload given on the command line (--from, --suite), and bench_run(),
- * which ties the runs (bench.c) to the report (bench-report.c), and the
- * command itself, bench_cmd(), parsed through cli.h like every other.
+ * to the workload, its help, where the workloads are, the checks of the
+ * forms that run no workload given on the command line (--from, --suite),
+ * and bench_run(), which ties the runs (run.c) to the report (report.c),
+ * and the command itself, bench_cmd(), parsed through cli.h like every
+ * other.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -123,6 +124,45 @@ int bench_find_dashdash(int argc, char **argv)
 			i++;
 	}
 	return argc;
+}
+
+/* ---- workloads --------------------------------------------------------- */
+
+const char *bench_workload_dir(void)
+{
+	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+
+	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
+}
+
+int bench_no_workload_dir(void)
+{
+	abpath_error("workload directory %s does not exist; install the "
+		     "workloads (the Debian package, or 'make -C userspace/workloads "
+		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
+		     bench_workload_dir());
+	return 1;
+}
+
+/* Which path each built-in workload was written to exercise (docs/design.md). */
+const char *bench_default_path(const char *workload)
+{
+	static const struct { const char *workload, *path; } map[] = {
+		{ "pound-times", "group_cputime" },
+		{ "pound-clock", "group_cputime" },
+		{ "forkexit", "exit_reparent" },
+		{ "thread-churn", "exit_reparent" },
+		{ "itimer-threads", "timer_fastpath" },
+		{ "sleep-loop", "timer_softirq" },
+		{ "softirq-rate", "timer_softirq" },
+	};
+	const char *base = strrchr(workload, '/');
+
+	base = base ? base + 1 : workload;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].workload, base))
+			return map[i].path;
+	return NULL;
 }
 
 /* ---- help -------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The experiments of 'abpath bench --suite history': what each one runs
- * (bench-suite.c) and how it is shown (bench-tables.c), in one table, so
+ * (suite.c) and how it is shown (tables.c), in one table, so
  * that the runner and the tables read the same definitions and neither
  * depends on the other.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE	/* pipe2, strchrnul */
 /*
- * Plots through gnuplot, for a bench (bench-report.c) and for a suite
- * (bench-tables.c): finding it before a long run, quoting, and feeding it
+ * Plots through gnuplot, for a bench (report.c) and for a suite
+ * (tables.c): finding it before a long run, quoting, and feeding it
  * a script on a pipe so that nothing is left in $TMPDIR.
  */
 #include <errno.h>

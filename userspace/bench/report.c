@@ -6,7 +6,7 @@
  * pastes (Markdown: the summary) or plots (CSV: one row per run).
  *
  * Warm-up runs are in the JSON samples (flagged) and in the plot (grey),
- * never in a statistic; nor are invalid runs (bench.h), which every
+ * never in a statistic; nor are invalid runs (internal.h), which every
  * output names with their reason.
  */
 #include <errno.h>

@@ -16,7 +16,7 @@
  *   {schema, provenance, suite: "history", version, kernel, cpus, quick,
  *    runs_per_mode, warmup_per_mode, complete, experiments: [...]}
  * (DIR/history.json, and standard output with -j); without -j, standard
- * output gets the Markdown tables of bench-tables.c.
+ * output gets the Markdown tables of tables.c.
  */
 #include <errno.h>
 #include <signal.h>
