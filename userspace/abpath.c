@@ -51,6 +51,8 @@ int cli_help(const struct cmd *c)
 	printf("\n%s\n", c->summary);
 	if (c->help)
 		printf("\n%s", c->help);
+	if (c->help_here)
+		c->help_here();
 	return 0;
 }
 
@@ -301,10 +303,34 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		return 1;
 	}
 	if (k.debugfs == DEBUGFS_NO_ACCESS)
-		abpath_warn("%s is not readable, hook state unknown; run as "
-			    "root", ctl_debugfs_mount());
+		ctl_warn_hooks_unknown();
 	if (!loaded)
 		return ctl_explain_not_loaded();
+	return 0;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+static int do_paths(const struct cmd *c, int argc, char **argv)
+{
+	struct ctl_paths p;
+	bool loaded;
+	int ret;
+
+	ret = no_operands(c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	loaded = ctl_path_names(&p);
+	out_init(cli_json);
+	out_string("source", loaded ? "module" : "built-in");
+	out_begin_array("paths");
+	for (int i = 0; i < p.n; i++)
+		out_string(NULL, p.name[i]);
+	out_end();
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 
@@ -347,6 +373,23 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 }
 
 /* ---- set --------------------------------------------------------------- */
+
+/* set's help: the paths, wrapped, as 'abpath paths' lists them here. */
+static void set_help_here(void)
+{
+	struct ctl_paths p;
+	int col = 2;
+
+	ctl_path_names(&p);
+	printf("\nPATH is one of the paths 'abpath paths' lists, here:\n ");
+	for (int i = 0; i < p.n; i++) {
+		if (col > 2 && col + (int)strlen(p.name[i]) + 2 > 72) {
+			printf("\n ");
+			col = 2;
+		}
+		col += printf(" %s%s", p.name[i], i + 1 < p.n ? "," : "\n");
+	}
+}
 
 int cli_check_path(const struct cmd *c, const char *path)
 {
@@ -539,35 +582,38 @@ static const struct cmd cmds[] = {
 	  "Show the module, the kernel hooks and each path's mode.",
 	  "  -j, --json   JSON output\n"
 	  "\nExits 1 if the module is not loaded, after printing what is "
-	  "known.\n", true },
+	  "known.\n", true, NULL },
+	{ "paths", do_paths, "[-j]",
+	  "List the paths: the loaded module's, else those abpath was built "
+	  "with.",
+	  "  -j, --json   JSON output\n", true, NULL },
 	{ "load", do_load, "[--mode legacy|optimized]",
 	  "Load the abpath module through libkmod.",
 	  "  -m, --mode M   initial mode of every path (module default: "
-	  "optimized)\n", false },
+	  "optimized)\n", false, NULL },
 	{ "unload", do_unload, "",
-	  "Unload the abpath module; fails if it is in use.", NULL, false },
+	  "Unload the abpath module; fails if it is in use.", NULL, false, NULL },
 	{ "set", do_set, "PATH|all legacy|optimized",
 	  "Switch one path, or all, to the legacy or the optimized algorithm.",
-	  "PATH is one of group_cputime, timer_fastpath, exit_reparent,\n"
-	  "timer_softirq, or any other path the loaded module exports.\n",
-	  false },
+	  NULL, false, set_help_here },
 	{ "stats", do_stats, "[-j] [--watch SEC]",
 	  "Show the counters per path and mode.",
 	  "  -j, --json        JSON output, one object per line and sample\n"
 	  "  -w, --watch SEC   redraw every SEC seconds (fractions allowed) "
 	  "with\n"
-	  "                    per-second rates, until Ctrl-C\n", true },
+	  "                    per-second rates, until Ctrl-C\n", true, NULL },
 	{ "reset", do_reset, "",
-	  "Zero every counter.", NULL, false },
+	  "Zero every counter.", NULL, false, NULL },
 	{ "workloads", do_workloads, "[-j]",
 	  "List the installed workloads.",
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
-	  true },
-	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true },
+	  true, NULL },
+	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true,
+	  NULL },
 	{ "help", do_help, "[COMMAND]",
-	  "Show the help for abpath or for one command.", NULL, false },
-	{ NULL, NULL, NULL, NULL, NULL, false },
+	  "Show the help for abpath or for one command.", NULL, false, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, false, NULL },
 };
 
 /* An exact name wins; otherwise a unique prefix, as in ip(8) and bpftool. */

@@ -18,6 +18,8 @@ struct cmd {
 	const char *summary;
 	const char *help;	/* options and details, may be NULL */
 	bool json;		/* accepts -j */
+	/* The rest of the help, from what this machine has; may be NULL. */
+	void (*help_here)(void);
 };
 
 /* -j, given before or after the command. */
