@@ -27,26 +27,22 @@ static struct {
 	char mode[CTL_MAX_PATHS][CTL_NAME_MAX];
 } orig;
 
-static void mode_file(char *buf, size_t len, const char *path)
+/* Last resort for an exit() deep down (out of memory in the emitter). */
+static void restore_at_exit(void)
 {
-	snprintf(buf, len, "%s/%s/mode", ctl_sysfs(), path);
+	bench_modes_restore();
 }
-
-static void restore_at_exit(void);
 
 int bench_modes_save(const struct ctl_paths *p)
 {
 	static bool atexit_armed;
-	char file[4096];
 	int err;
 
 	orig.n = 0;
 	for (int i = 0; i < p->n; i++) {
 		err = ctl_path_mode(p->name[i], orig.mode[i], CTL_NAME_MAX);
-		if (err) {
-			mode_file(file, sizeof(file), p->name[i]);
-			return ctl_explain(file, err, false);
-		}
+		if (err)
+			return ctl_explain_set(p->name[i], NULL, err);
 		ctl_copy(orig.path[i], CTL_NAME_MAX, p->name[i]);
 		orig.n++;
 	}
@@ -56,10 +52,9 @@ int bench_modes_save(const struct ctl_paths *p)
 	return 0;
 }
 
-/* Returns 0, or 1 after saying which path is left in which mode. */
 int bench_modes_restore(void)
 {
-	char file[4096], now[CTL_NAME_MAX];
+	char now[CTL_NAME_MAX];
 	int ret = 0, err;
 
 	if (!orig.armed)
@@ -69,23 +64,18 @@ int bench_modes_restore(void)
 		if (!ctl_path_mode(orig.path[i], now, sizeof(now)) &&
 		    !strcmp(now, orig.mode[i]))
 			continue;
-		mode_file(file, sizeof(file), orig.path[i]);
-		err = ctl_write(file, orig.mode[i]);
+		err = ctl_set_mode(orig.path[i], orig.mode[i]);
 		if (err) {
 			abpath_error("could not restore %s to %s: %s; run "
 				     "'abpath set %s %s'", orig.path[i],
-				     orig.mode[i], strerror(-err), orig.path[i],
+				     orig.mode[i], err == -EPROTO ?
+				     "the module did not switch" :
+				     strerror(-err), orig.path[i],
 				     orig.mode[i]);
 			ret = 1;
 		}
 	}
 	return ret;
-}
-
-/* Last resort for an exit() deep down (out of memory in the emitter). */
-static void restore_at_exit(void)
-{
-	bench_modes_restore();
 }
 
 void bench_modes_say_restored(FILE *f)
@@ -98,29 +88,16 @@ void bench_modes_say_restored(FILE *f)
 int bench_mode_set(const struct ctl_paths *p, enum bench_mode m)
 {
 	const char *mode = bench_mode_name[m];
-	char file[4096], now[CTL_NAME_MAX];
 	int err;
 
 	/*
-	 * One write per path rather than the global mode file: the same
-	 * code then serves one path and "all", and every path is checked.
+	 * One write per path rather than "all": the same code then serves
+	 * one path and all of them, and every path's switch is checked.
 	 */
 	for (int i = 0; i < p->n; i++) {
-		mode_file(file, sizeof(file), p->name[i]);
-		err = ctl_write(file, mode);
-		if (err == -EOPNOTSUPP)
-			return ctl_explain_unsupported(p->name[i], mode);
+		err = ctl_set_mode(p->name[i], mode);
 		if (err)
-			return ctl_explain(file, err, false);
-		/* A module that took the write but did not switch is a bug. */
-		err = ctl_path_mode(p->name[i], now, sizeof(now));
-		if (err)
-			return ctl_explain(file, err, false);
-		if (strcmp(now, mode)) {
-			abpath_error("%s reads '%s' after writing '%s'; the "
-				     "module did not switch", file, now, mode);
-			return 1;
-		}
+			return ctl_explain_set(p->name[i], mode, err);
 	}
 	return 0;
 }

@@ -6,7 +6,6 @@
  * and the clocksource, the host and the time; and the lines the reports
  * make of it.
  */
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,58 +17,31 @@
 #include "internal.h"
 #include "../control.h"
 
-static int not_dot(const struct dirent *de)
+static void add_param(const char *name, const char *val, void *ctx)
 {
-	return de->d_name[0] != '.';
+	json_object_set_new(ctx, name, json_string(val));
 }
 
 /*
- * {name: value} of every parameter the loaded module has, or NULL; in
- * name order (scandir's alphasort), for a stable result.
+ * {name: value} of every parameter the loaded module has, in name order
+ * for a stable result; NULL without the module.
  */
 static json_t *module_parameters(void)
 {
-	char dir[4096], val[512];
-	struct dirent **names;
-	json_t *params;
-	int n;
+	json_t *params = json_object();
 
-	ctl_sys_path(dir, sizeof(dir), "module/abpath/parameters");
-	n = scandir(dir, &names, not_dot, alphasort);
-	if (n < 0)
+	if (params && ctl_params(add_param, params)) {
+		json_decref(params);
 		return NULL;
-	params = json_object();
-	for (int i = 0; i < n; i++) {
-		if (params && !ctl_param(names[i]->d_name, val, sizeof(val)))
-			json_object_set_new(params, names[i]->d_name,
-					    json_string(val));
-		free(names[i]);
 	}
-	free(names);
 	return params;
 }
 
-/* The first "model name" of /proc/cpuinfo, or NULL. */
 static json_t *cpu_model(void)
 {
-	char file[4096], line[512], *colon, *end;
-	json_t *model = NULL;
-	FILE *f;
+	char model[512];
 
-	snprintf(file, sizeof(file), "%s/cpuinfo", ctl_proc());
-	f = fopen(file, "re");
-	while (f && !model && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
-			continue;
-		for (colon++; *colon == ' ' || *colon == '\t'; colon++)
-			;
-		end = colon + strcspn(colon, "\n");
-		*end = '\0';
-		model = json_string(colon);
-	}
-	if (f)
-		fclose(f);
-	return model;
+	return ctl_cpu_model(model, sizeof(model)) ? NULL : json_string(model);
 }
 
 /*
@@ -79,16 +51,13 @@ static json_t *cpu_model(void)
  */
 static json_t *cpufreq_governors(void)
 {
-	char rel[128], gov[64], seen[8][64], all[8 * 65] = "";
+	char gov[64], seen[8][64], all[8 * 65] = "";
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	int nseen = 0, k;
 	size_t used = 0;
 
 	for (long cpu = 0; cpu < n && nseen < 8; cpu++) {
-		snprintf(rel, sizeof(rel),
-			 "devices/system/cpu/cpu%ld/cpufreq/scaling_governor",
-			 cpu);
-		if (ctl_sys_read(rel, gov, sizeof(gov)) || !*gov)
+		if (ctl_cpufreq_governor(cpu, gov, sizeof(gov)) || !*gov)
 			continue;
 		for (k = 0; k < nseen && strcmp(seen[k], gov); k++)
 			;
@@ -101,52 +70,57 @@ static json_t *cpufreq_governors(void)
 	return json_string(*all ? all : "none");
 }
 
+/* Where each legacy arm ran, {path: site}, for the paths the module has. */
+static json_t *sites(void)
+{
+	struct ctl_paths paths;
+	json_t *sites = json_object();
+	char site[512];
+
+	ctl_path_names(&paths);
+	for (int i = 0; sites && i < paths.n; i++)
+		if (!ctl_path_site(paths.name[i], site, sizeof(site)))
+			json_object_set_new(sites, paths.name[i],
+					    json_string(site));
+	return sites;
+}
+
 json_t *bench_provenance(void)
 {
-	char when[32] = "", file[4096], backend[CTL_NAME_MAX], site[512];
-	char watchdog[128], clocksource[64];
-	struct ctl_paths paths;
+	char when[32] = "", backend[CTL_NAME_MAX], clocksource[64];
+	json_t *params = module_parameters(), *watchdog;
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
-	bool have_backend, have_watchdog, have_clock;
-	json_t *sites;
+	bool have_backend, have_clock;
 
 	if (uname(&u))
 		u.release[0] = u.version[0] = u.nodename[0] = '\0';
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	/* Two backends on one kernel release measure different sites. */
-	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
-	have_backend = !ctl_read(file, backend, sizeof(backend));
-	/*
-	 * Where each legacy arm ran: on PREEMPT_RT timer_fastpath's is a
-	 * variant, and its site says so in every result.
-	 */
-	sites = json_object();
-	ctl_path_names(&paths);
-	for (int i = 0; sites && i < paths.n; i++)
-		if (!ctl_path_site(paths.name[i], site, sizeof(site)))
-			json_object_set_new(sites, paths.name[i],
-					    json_string(site));
-	/* A legacy arm's calls were judged against these budgets. */
-	have_watchdog = !ctl_param("watchdog_us", watchdog, sizeof(watchdog));
+	have_backend = !ctl_backend(backend, sizeof(backend));
+	/* A legacy arm's calls were judged against this budget. */
+	watchdog = json_object_get(params, "watchdog_us");
 	/*
 	 * Every wall time came from this clock: a VM that fell back from
 	 * the TSC to hpet or acpi_pm pays for every read of it.
 	 */
-	have_clock = !ctl_sys_read("devices/system/clocksource/clocksource0/"
-				   "current_clocksource", clocksource,
-				   sizeof(clocksource));
-	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:s?, s:o?, s:I, s:o?, "
+	have_clock = !ctl_clocksource(clocksource, sizeof(clocksource));
+	/*
+	 * The sites say where each legacy arm ran: on PREEMPT_RT
+	 * timer_fastpath's is a variant, and its site says so in every
+	 * result.
+	 */
+	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:O?, s:o?, s:I, s:o?, "
 			 "s:o?, s:s?, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
 			 "backend", have_backend ? backend : NULL,
-			 "sites", sites,
-			 "watchdog_us", have_watchdog ? watchdog : NULL,
-			 "module_parameters", module_parameters(),
+			 "sites", sites(),
+			 "watchdog_us", watchdog,
+			 "module_parameters", params,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "cpu_model", cpu_model(),
 			 "cpufreq_governor", cpufreq_governors(),
