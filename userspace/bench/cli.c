@@ -180,9 +180,8 @@ const char bench_summary[] =
 	"interleaved.";
 
 const char bench_help[] =
-	"  -p, --path P     the path to switch: group_cputime, timer_fastpath,\n"
-	"                   exit_reparent, timer_softirq or all (default: the\n"
-	"                   one the workload exercises)\n"
+	"  -p, --path P     the path to switch, one 'abpath paths' lists, or\n"
+	"                   all (default: the one the workload exercises)\n"
 	"  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
 	"                   p < 0.05 needs at least 4; suite: 4, --quick 2)\n"
 	"      --warmup N   discarded runs per mode, first (default 1)\n"
@@ -206,9 +205,9 @@ const char bench_help[] =
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
 	"                   experiment, a legacy/optimized column for each\n"
-	"      --suite history  the historical experiments, sweeps of the\n"
-	"                   four paths and sleep-loop: Markdown tables on\n"
-	"                   stdout\n"
+	"      --suite history  the historical experiments, each a sweep of\n"
+	"                   one workload over one parameter: Markdown tables\n"
+	"                   on stdout\n"
 	"      --quick      smaller sweeps and 2 runs per mode (tests)\n"
 	"      --out DIR    write DIR/<experiment>.json and DIR/history.json\n"
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
