@@ -48,7 +48,7 @@ static const char *env_or(const char *var, const char *def)
 	return v && *v ? v : def;
 }
 
-const char *ctl_sysfs(void)
+static const char *ctl_sysfs(void)
 {
 	return env_or("ABPATH_SYSFS", "/sys/kernel/abpath");
 }
@@ -86,7 +86,7 @@ int ctl_read(const char *file, char *buf, size_t len)
 	return err;
 }
 
-int ctl_write(const char *file, const char *val)
+static int ctl_write(const char *file, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
@@ -110,6 +110,46 @@ int ctl_write(const char *file, const char *val)
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
+}
+
+int ctl_explain_not_loaded(void)
+{
+	struct ctl_kernel k;
+
+	ctl_kernel_probe(&k);
+	if (!ctl_takes_neither(&k, "module abpath is not loaded, and "))
+		abpath_error("module abpath is not loaded; load it with "
+			     "'abpath load' or 'modprobe abpath'");
+	return 1;
+}
+
+/* Why @file could not be used (@err is -errno), with the fix; returns 1. */
+static int ctl_explain(const char *file, int err, bool needs_debugfs)
+{
+	if (err == -EACCES || err == -EPERM) {
+		abpath_error("%s: %s; run as root", file, strerror(-err));
+		return 1;
+	}
+	if (err != -ENOENT && err != -ENOTDIR) {
+		abpath_error("%s: %s", file, strerror(-err));
+		return 1;
+	}
+	/* Without the module there is nothing to mount or read: say that. */
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
+	if (needs_debugfs && ctl_explain_debugfs())
+		return 1;
+	/*
+	 * rmmod removes debugfs before sysfs: a file that vanished while the
+	 * module still shows is most likely an unload in progress.
+	 */
+	if (ctl_module_present())
+		usleep(200 * 1000);
+	if (!ctl_module_present())
+		return ctl_explain_not_loaded();
+	abpath_error("%s does not exist; the loaded abpath module does not "
+		     "provide it (update the module)", file);
+	return 1;
 }
 
 bool ctl_module_present(void)
@@ -233,6 +273,65 @@ int ctl_set_mode(const char *path, const char *mode)
 	return strcmp(now, mode) ? -EPROTO : 0;
 }
 
+/*
+ * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
+ * kernel, and <path>/site says why.  A write of all four checks every path
+ * before changing any, so it names the first one that refused.
+ */
+static int ctl_explain_unsupported(const char *path, const char *mode)
+{
+	struct ctl_paths p;
+	char site[512];
+	int i;
+
+	if (strcmp(path, "all")) {
+		if (ctl_path_site(path, site, sizeof(site)))
+			ctl_copy(site, sizeof(site), "see dmesg");
+		abpath_error("%s cannot run %s on this kernel: %s", path,
+			     mode, site);
+		return 1;
+	}
+	ctl_path_names(&p);
+	for (i = 0; i < p.n; i++) {
+		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
+		    !strncmp(site, "unavailable", 11)) {
+			abpath_error("%s cannot run %s on this kernel (%s), "
+				     "so no path was changed; set the others "
+				     "one by one with 'abpath set PATH %s'",
+				     p.name[i], mode, site, mode);
+			return 1;
+		}
+	}
+	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
+		     "no path was changed", mode);
+	return 1;
+}
+
+int ctl_explain_set(const char *path, const char *mode, int err)
+{
+	char file[4096], now[CTL_NAME_MAX];
+
+	mode_file(file, sizeof(file), path);
+	if (!mode)
+		return ctl_explain(file, err, false);
+	switch (err) {
+	case -EOPNOTSUPP:
+		return ctl_explain_unsupported(path, mode);
+	case -EINVAL:
+		abpath_error("the module rejected '%s' for %s (%s); check "
+			     "that the module and the CLI versions match "
+			     "('abpath status')", mode, path, strerror(EINVAL));
+		return 1;
+	case -EPROTO:
+		if (ctl_path_mode(path, now, sizeof(now)))
+			ctl_copy(now, sizeof(now), "unreadable");
+		abpath_error("%s reads '%s' after writing '%s'; the module did "
+			     "not switch", file, now, mode);
+		return 1;
+	}
+	return ctl_explain(file, err, false);
+}
+
 /* The module's own files: <sysfs>/<name>. */
 static int module_read(const char *name, char *buf, size_t len)
 {
@@ -286,103 +385,4 @@ int ctl_explain_counters(int err)
 
 	snprintf(file, sizeof(file), "%s/stats", ctl_debugfs());
 	return ctl_explain(file, err, true);
-}
-
-int ctl_explain_not_loaded(void)
-{
-	struct ctl_kernel k;
-
-	ctl_kernel_probe(&k);
-	if (!ctl_takes_neither(&k, "module abpath is not loaded, and "))
-		abpath_error("module abpath is not loaded; load it with "
-			     "'abpath load' or 'modprobe abpath'");
-	return 1;
-}
-
-/* Why @file could not be used (@err is -errno), with the fix; returns 1. */
-int ctl_explain(const char *file, int err, bool needs_debugfs)
-{
-	if (err == -EACCES || err == -EPERM) {
-		abpath_error("%s: %s; run as root", file, strerror(-err));
-		return 1;
-	}
-	if (err != -ENOENT && err != -ENOTDIR) {
-		abpath_error("%s: %s", file, strerror(-err));
-		return 1;
-	}
-	/* Without the module there is nothing to mount or read: say that. */
-	if (!ctl_module_present())
-		return ctl_explain_not_loaded();
-	if (needs_debugfs && ctl_explain_debugfs())
-		return 1;
-	/*
-	 * rmmod removes debugfs before sysfs: a file that vanished while the
-	 * module still shows is most likely an unload in progress.
-	 */
-	if (ctl_module_present())
-		usleep(200 * 1000);
-	if (!ctl_module_present())
-		return ctl_explain_not_loaded();
-	abpath_error("%s does not exist; the loaded abpath module does not "
-		     "provide it (update the module)", file);
-	return 1;
-}
-
-/*
- * -EOPNOTSUPP: the backend could not attach the path's legacy arm on this
- * kernel, and <path>/site says why.  A write of all four checks every path
- * before changing any, so it names the first one that refused.
- */
-int ctl_explain_unsupported(const char *path, const char *mode)
-{
-	struct ctl_paths p;
-	char site[512];
-	int i;
-
-	if (strcmp(path, "all")) {
-		if (ctl_path_site(path, site, sizeof(site)))
-			ctl_copy(site, sizeof(site), "see dmesg");
-		abpath_error("%s cannot run %s on this kernel: %s", path,
-			     mode, site);
-		return 1;
-	}
-	ctl_path_names(&p);
-	for (i = 0; i < p.n; i++) {
-		if (!ctl_path_site(p.name[i], site, sizeof(site)) &&
-		    !strncmp(site, "unavailable", 11)) {
-			abpath_error("%s cannot run %s on this kernel (%s), "
-				     "so no path was changed; set the others "
-				     "one by one with 'abpath set PATH %s'",
-				     p.name[i], mode, site, mode);
-			return 1;
-		}
-	}
-	abpath_error("some path cannot run %s on this kernel (see dmesg), so "
-		     "no path was changed", mode);
-	return 1;
-}
-
-int ctl_explain_set(const char *path, const char *mode, int err)
-{
-	char file[4096], now[CTL_NAME_MAX];
-
-	mode_file(file, sizeof(file), path);
-	if (!mode)
-		return ctl_explain(file, err, false);
-	switch (err) {
-	case -EOPNOTSUPP:
-		return ctl_explain_unsupported(path, mode);
-	case -EINVAL:
-		abpath_error("the module rejected '%s' for %s (%s); check "
-			     "that the module and the CLI versions match "
-			     "('abpath status')", mode, path, strerror(EINVAL));
-		return 1;
-	case -EPROTO:
-		if (ctl_path_mode(path, now, sizeof(now)))
-			ctl_copy(now, sizeof(now), "unreadable");
-		abpath_error("%s reads '%s' after writing '%s'; the module did "
-			     "not switch", file, now, mode);
-		return 1;
-	}
-	return ctl_explain(file, err, false);
 }

@@ -3,8 +3,8 @@
  * The door to the kernel: everything the CLI reads or writes there, named
  * by what it holds, and the diagnosis of why one of them is missing.
  * Behind it, control.c has the module's own files and kernel.c what the
- * kernel and the machine say; only those two spell a file of /sys, /proc
- * or debugfs, and their roots are static to them.
+ * kernel and the machine say; only those two spell a file of sysfs,
+ * procfs or debugfs, and their roots are static to them.
  */
 #ifndef ABPATH_CONTROL_H
 #define ABPATH_CONTROL_H
@@ -153,17 +153,5 @@ bool ctl_module_listed(void);
 int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
 int ctl_clocksource(char *buf, size_t len);
-
-/*
- * Still used by the bench (userspace/bench/), and static once it uses
- * the functions above.
- */
-const char *ctl_sysfs(void);
-const char *ctl_proc(void);
-void ctl_sys_path(char *file, size_t len, const char *rel);
-int ctl_sys_read(const char *rel, char *buf, size_t len);
-int ctl_write(const char *file, const char *val);
-int ctl_explain(const char *file, int err, bool needs_debugfs);
-int ctl_explain_unsupported(const char *path, const char *mode);
 
 #endif

@@ -26,7 +26,7 @@
  * ABPATH_DEBUGFS, ABPATH_PROC); control.c reads the first two as the
  * module's directories, and the kernel's roots derive from them.
  */
-const char *ctl_proc(void)
+static const char *ctl_proc(void)
 {
 	const char *v = getenv("ABPATH_PROC");
 
@@ -36,7 +36,8 @@ const char *ctl_proc(void)
 /* The sysfs that holds the module's: <sys>/kernel/abpath, two levels up. */
 static const char *sys_root(void)
 {
-	static char buf[4096];
+	/* Half a file name's room: a file's name under it still fits. */
+	static char buf[2048];
 	const char *v = getenv("ABPATH_SYSFS");
 	size_t n;
 
@@ -76,12 +77,12 @@ static const char *debugfs_root(void)
 }
 
 /* A file of the sysfs: sys_path(file, len, "module/abpath/parameters"). */
-void ctl_sys_path(char *file, size_t len, const char *rel)
+static void ctl_sys_path(char *file, size_t len, const char *rel)
 {
 	snprintf(file, len, "%s/%s", sys_root(), rel);
 }
 
-int ctl_sys_read(const char *rel, char *buf, size_t len)
+static int ctl_sys_read(const char *rel, char *buf, size_t len)
 {
 	char file[4096];
 
