@@ -31,16 +31,6 @@ static const char *const builtin_paths[] = {
 #define NR_BUILTIN_PATHS \
 	((int)(sizeof(builtin_paths) / sizeof(builtin_paths[0])))
 
-void ctl_copy(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static const char *env_or(const char *var, const char *def)
 {
 	const char *v = getenv(var);
@@ -56,34 +46,6 @@ static const char *ctl_sysfs(void)
 static const char *ctl_debugfs(void)
 {
 	return env_or("ABPATH_DEBUGFS", "/sys/kernel/debug/abpath");
-}
-
-int ctl_read(const char *file, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (got + 1 < len) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	if (got && buf[got - 1] == '\n')
-		buf[got - 1] = '\0';
-	return err;
 }
 
 static int ctl_write(const char *file, const char *val)

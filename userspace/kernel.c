@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the running kernel and the machine say, behind the same door as
- * control.c (control.h): the kernel's config, kallsyms and hook patch,
- * what lets a module load, the module's parameters and its entry in the
- * kernel's list, and the machine a result was measured on.  Only this
- * file and control.c spell a file of /sys, /proc or debugfs; the roots
- * below are static, so that the compiler keeps it so.
+ * What the running kernel and the machine say: the door's lower room,
+ * under control.c, which it never calls.  Only this file and control.c
+ * spell a file of sysfs, procfs or debugfs; the roots below are static,
+ * so that the compiler keeps it so.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +16,47 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "control.h"
+#include "kernel.h"
 #include "output.h"
+
+/* The door's two helpers, control.c's too. */
+void ctl_copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int ctl_read(const char *file, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (got && buf[got - 1] == '\n')
+		buf[got - 1] = '\0';
+	return err;
+}
 
 /*
  * The host tests move each tree with one variable (ABPATH_SYSFS,

@@ -14,7 +14,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "kernel.h"
 #include "kmod.h"
 #include "output.h"
 
