@@ -4,7 +4,7 @@
  * reset) and its debugfs one (the counters), read and written by what
  * they hold, and the explanation of every failure with the fix.  Callers
  * name a path and a mode, never a file: only this file and kernel.c spell
- * a file of /sys, /proc or debugfs, and their roots are static, so that
+ * a file of sysfs, procfs or debugfs, and their roots are static, so that
  * the compiler keeps it so.  Each root can be moved with an environment
  * variable, so that the host tests run the real binary on a fake tree.
  */
@@ -153,7 +153,7 @@ bool ctl_path_names(struct ctl_paths *p)
 				 builtin_paths[i]);
 		return false;
 	}
-	/* The contract's order first, then any newer paths by name. */
+	/* paths.h's order first, then any paths it does not have by name. */
 	for (i = 0; i < NR_BUILTIN_PATHS; i++)
 		for (j = 0; j < nfound; j++)
 			if (!strcmp(found[j], builtin_paths[i])) {
