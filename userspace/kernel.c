@@ -73,7 +73,7 @@ static const char *ctl_proc(void)
 /* The sysfs that holds the module's: <sys>/kernel/abpath, two levels up. */
 static const char *sys_root(void)
 {
-	/* Half a file name's room: a file's name under it still fits. */
+	/* Half of a file name's 4096: a file under it still fits. */
 	static char buf[2048];
 	const char *v = getenv("ABPATH_SYSFS");
 	size_t n;
@@ -113,7 +113,7 @@ static const char *debugfs_root(void)
 	return buf;
 }
 
-/* A file of the sysfs: sys_path(file, len, "module/abpath/parameters"). */
+/* A file of the sysfs: ctl_sys_path(file, len, "module/abpath"). */
 static void ctl_sys_path(char *file, size_t len, const char *rel)
 {
 	snprintf(file, len, "%s/%s", sys_root(), rel);
