@@ -4,8 +4,9 @@
  * and ties the runs to the report (bench_run()); run.c makes the runs,
  * each a child process (child.c) in the mode modes.c sets and checks,
  * stopped by signals.c, with the provenance of provenance.c; report.c
- * computes the statistics (statistics.c) and emits the result, plot.c
- * draws it; from.c reads a saved result back; suite.c runs the
+ * computes the statistics (statistics.c) and emits the result as one
+ * tree for text and JSON, plot.c draws it and export.c writes it out
+ * (report.h); from.c reads a saved result back; suite.c runs the
  * experiments of experiments.c, and tables.c prints them.  No two files
  * depend on each other both ways.
  */

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE	/* pipe2, strchrnul */
 /*
- * Plots through gnuplot, for a bench (report.c) and for a suite
- * (tables.c): finding it before a long run, quoting, and feeding it
- * a script on a pipe so that nothing is left in $TMPDIR.
+ * Plots through gnuplot, of one bench (its script is here) and of a suite
+ * (tables.c): finding it before a long run, quoting, and feeding it a
+ * script on a pipe so that nothing is left in $TMPDIR.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "report.h"
 #include "../output.h"
 
 const char *bench_find_gnuplot(void)
@@ -119,4 +121,94 @@ const char *bench_plot_format(const char *file)
 	if (!strcmp(dot, ".png"))
 		return "png";
 	return NULL;
+}
+
+/* ---- one bench --------------------------------------------------------- */
+
+/*
+ * Every run as a point above its mode, spread sideways by a fixed
+ * golden-ratio sequence (deterministic, so the same data give the same
+ * picture), warm-ups hollow and grey, the geometric mean as a bar.  The
+ * data go inline as datablocks: nothing to clean up in $TMPDIR.
+ */
+struct gp_ctx {
+	const struct bench *b;
+	const struct report *r;
+};
+
+static void gp_script(FILE *f, const void *ctx)
+{
+	static const char *const color[2] = { "#d62728", "#1f77b4" };
+	const struct bench *b = ((const struct gp_ctx *)ctx)->b;
+	const struct report *r = ((const struct gp_ctx *)ctx)->r;
+	char title[512];
+	bool nonneg = true;
+	int k[2] = { 0, 0 }, nwarm = 0, ninvalid = 0;
+
+	snprintf(title, sizeof(title), "%s, %s: %s", b->workload_name,
+		 b->o->path, r->verdict);
+	fputs("set title noenhanced ", f);
+	bench_gp_quote(f, title);
+	snprintf(title, sizeof(title), "%s (%s, %s is better)", b->metric,
+		 b->unit, b->lower_is_better ? "lower" : "higher");
+	fputs("\nset ylabel noenhanced ", f);
+	bench_gp_quote(f, title);
+	fputs("\nset xrange [0.4:2.6]\nset xtics ('legacy' 1, 'optimized' 2)\n"
+	      "set grid ytics\nset key outside bottom center horizontal\n", f);
+
+	for (int m = 0; m < 2; m++) {
+		fprintf(f, "$%s << EOD\n", bench_mode_name[m]);
+		for (int i = 0; i < b->done; i++) {
+			const struct bench_sample *s = &b->s[i];
+			double frac;
+
+			if ((int)s->mode != m || !bench_counts(s))
+				continue;
+			frac = fmod(0.5 + k[m]++ * 0.6180339887498949, 1.0);
+			fprintf(f, "%.4f %.17g\n", m + 1 + 0.3 * (frac - 0.5),
+				s->value);
+			nonneg &= s->value >= 0;
+		}
+		fputs("EOD\n", f);
+	}
+	fputs("$warmup << EOD\n", f);
+	for (int i = 0; i < b->done; i++)
+		if (b->s[i].warmup && !b->s[i].invalid[0]) {
+			fprintf(f, "%d %.17g\n", b->s[i].mode + 1, b->s[i].value);
+			nonneg &= b->s[i].value >= 0;
+			nwarm++;
+		}
+	fputs("EOD\n$invalid << EOD\n", f);
+	for (int i = 0; i < b->done; i++)
+		if (b->s[i].invalid[0]) {
+			fprintf(f, "%d %.17g\n", b->s[i].mode + 1,
+				b->s[i].value);
+			nonneg &= b->s[i].value >= 0;
+			ninvalid++;
+		}
+	fprintf(f, "EOD\n$gmean << EOD\n1 %.17g\n2 %.17g\nEOD\n",
+		r->m[0].s.gmean, r->m[1].s.gmean);
+	/* A ratio is read against zero; start there when nothing is below. */
+	if (nonneg)
+		fputs("set yrange [0:*]\n", f);
+	fprintf(f, "plot $legacy using 1:2 with points pt 7 ps 0.9 lc rgb '%s' "
+		"title 'legacy', \\\n"
+		"  $optimized using 1:2 with points pt 7 ps 0.9 lc rgb '%s' "
+		"title 'optimized', \\\n", color[0], color[1]);
+	if (nwarm)
+		fputs("  $warmup using 1:2 with points pt 6 ps 0.9 "
+		      "lc rgb '#888888' title 'warm-up (not counted)', \\\n", f);
+	if (ninvalid)
+		fputs("  $invalid using 1:2 with points pt 2 ps 1.2 "
+		      "lc rgb '#000000' title 'invalid (not counted)', \\\n", f);
+	fputs("  $gmean using ($1-0.25):2:(0.5):(0) with vectors nohead "
+	      "lw 2 lc rgb 'black' title 'geometric mean'\n", f);
+}
+
+int bench_plot(const struct bench *b, const struct report *r,
+	       const char *file)
+{
+	struct gp_ctx ctx = { b, r };
+
+	return bench_gnuplot(file, gp_script, &ctx);
 }
