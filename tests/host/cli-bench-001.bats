@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The statistics behind abpath bench, by their C unit tests
-# (userspace/test-statistics.c, checked against scipy's values).
+# (userspace/bench/test-statistics.c, checked against scipy's values).
 
 load ../last-run
 

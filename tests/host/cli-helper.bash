@@ -8,7 +8,7 @@ load ../last-run
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
 # The commands the CLI must offer, in its help order.
-CLI_COMMANDS=(status load unload set stats reset workloads bench help)
+CLI_COMMANDS=(status paths load unload set stats reset workloads bench help)
 CLI_PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
 
 cli_setup() {

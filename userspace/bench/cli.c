@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abpath bench's command line: its options, the "--" that hands the rest
- * to the workload, its help, the checks of the forms that run no
- * workload given on the command line (--from, --suite), and bench_run(),
- * which ties the runs (bench.c) to the report (bench-report.c), and the
- * command itself, bench_cmd(), parsed through cli.h like every other.
+ * to the workload, its help, where the workloads are, the checks of the
+ * forms that run no workload given on the command line (--from, --suite),
+ * and bench_run(), which ties the runs (run.c) to the report (report.c),
+ * and the command itself, bench_cmd(), parsed through cli.h like every
+ * other.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "output.h"
+#include "internal.h"
+#include "../cli.h"
+#include "../output.h"
 
 /*
  * bench's options, once: getopt_long's table, its optstring and the
@@ -125,6 +126,45 @@ int bench_find_dashdash(int argc, char **argv)
 	return argc;
 }
 
+/* ---- workloads --------------------------------------------------------- */
+
+const char *bench_workload_dir(void)
+{
+	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+
+	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
+}
+
+int bench_no_workload_dir(void)
+{
+	abpath_error("workload directory %s does not exist; install the "
+		     "workloads (the Debian package, or 'make -C userspace/workloads "
+		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
+		     bench_workload_dir());
+	return 1;
+}
+
+/* Which path each built-in workload was written to exercise (docs/design.md). */
+const char *bench_default_path(const char *workload)
+{
+	static const struct { const char *workload, *path; } map[] = {
+		{ "pound-times", "group_cputime" },
+		{ "pound-clock", "group_cputime" },
+		{ "forkexit", "exit_reparent" },
+		{ "thread-churn", "exit_reparent" },
+		{ "itimer-threads", "timer_fastpath" },
+		{ "sleep-loop", "timer_softirq" },
+		{ "softirq-rate", "timer_softirq" },
+	};
+	const char *base = strrchr(workload, '/');
+
+	base = base ? base + 1 : workload;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].workload, base))
+			return map[i].path;
+	return NULL;
+}
+
 /* ---- help -------------------------------------------------------------- */
 
 const char bench_synopsis[] =
@@ -140,9 +180,8 @@ const char bench_summary[] =
 	"interleaved.";
 
 const char bench_help[] =
-	"  -p, --path P     the path to switch: group_cputime, timer_fastpath,\n"
-	"                   exit_reparent, timer_softirq or all (default: the\n"
-	"                   one the workload exercises)\n"
+	"  -p, --path P     the path to switch, one 'abpath paths' lists, or\n"
+	"                   all (default: the one the workload exercises)\n"
 	"  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
 	"                   p < 0.05 needs at least 4; suite: 4, --quick 2)\n"
 	"      --warmup N   discarded runs per mode, first (default 1)\n"
@@ -166,9 +205,9 @@ const char bench_help[] =
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
 	"                   experiment, a legacy/optimized column for each\n"
-	"      --suite history  the historical experiments, sweeps of the\n"
-	"                   four paths and sleep-loop: Markdown tables on\n"
-	"                   stdout\n"
+	"      --suite history  the historical experiments, each a sweep of\n"
+	"                   one workload over one parameter: Markdown tables\n"
+	"                   on stdout\n"
 	"      --quick      smaller sweeps and 2 runs per mode (tests)\n"
 	"      --out DIR    write DIR/<experiment>.json and DIR/history.json\n"
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"

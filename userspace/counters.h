@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* debugfs stats: parsing, the table, and the --watch loop. */
-#ifndef ABPATH_STATS_H
-#define ABPATH_STATS_H
+/* The module's counters: parsing, the tables, and the --watch loop. */
+#ifndef ABPATH_COUNTERS_H
+#define ABPATH_COUNTERS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -9,15 +9,15 @@
 #include "control.h"
 
 /* One line of the stats file: "<path> <mode> <counter> <value>". */
-struct stat_entry {
+struct counter_entry {
 	char path[CTL_NAME_MAX];
 	char mode[16];
 	char counter[CTL_NAME_MAX];
 	uint64_t value;
 };
 
-struct stat_set {
-	struct stat_entry *e;
+struct counter_set {
+	struct counter_entry *e;
 	size_t n, cap;
 };
 
@@ -25,14 +25,14 @@ struct stat_set {
  * Read and parse the stats file.  Returns 0, or the exit code after
  * printing why (missing debugfs, module, permission, malformed line).
  */
-int stats_read(struct stat_set *s);
-void stats_free(struct stat_set *s);
+int counters_read(struct counter_set *s);
+void counters_free(struct counter_set *s);
 
 /*
  * Print one sample, or loop until SIGINT/SIGTERM every interval seconds
  * with per-second rates.  Return the exit code.
  */
-int stats_show(void);
-int stats_watch(double interval);
+int counters_show(void);
+int counters_watch(double interval);
 
 #endif

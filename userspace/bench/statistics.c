@@ -3,12 +3,12 @@
  * Statistics for A/B runs of a handful of samples per mode (4 to 6 as a
  * rule, 2 at least).  Timings are positive and skewed and the answer is a
  * ratio, so the one estimator is the geometric mean: per mode, and their
- * ratio with a Welch t interval on the logs.  A percentile bootstrap,
- * which this replaced, covered 86.5% instead of 95% at 4 runs per mode;
- * test-statistics.c measures the coverage of these intervals by
- * simulation.  The rank test is Mann-Whitney's, exact given the ties, as
- * benchstat's; the ABBA order also gives adjacent pairs, tested by a
- * paired t on their log ratios.
+ * ratio with a Welch t interval on the logs: at a handful of runs a
+ * percentile bootstrap's interval is too narrow to hold its 95%, and
+ * test-statistics.c measures by simulation that these intervals do.  The
+ * rank test is Mann-Whitney's, exact given the ties, as benchstat's; the
+ * ABBA order also gives adjacent pairs, tested by a paired t on their log
+ * ratios.
  *
  * No I/O (snprintf only) and no global state: everything here is checked by
  * test-statistics.c against values computed with scipy.

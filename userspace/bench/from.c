@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "output.h"
+#include "internal.h"
+#include "../output.h"
 
 static int bad(const char *what, const char *why)
 {

@@ -16,7 +16,7 @@
  *   {schema, provenance, suite: "history", version, kernel, cpus, quick,
  *    runs_per_mode, warmup_per_mode, complete, experiments: [...]}
  * (DIR/history.json, and standard output with -j); without -j, standard
- * output gets the Markdown tables of bench-tables.c.
+ * output gets the Markdown tables of tables.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench-experiments.h"
-#include "output.h"
+#include "internal.h"
+#include "experiments.h"
+#include "../output.h"
 
 
 const char *bench_suite_check(const char *name)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The experiments of 'abpath bench --suite history': what each one runs
- * (bench-suite.c) and how it is shown (bench-tables.c), in one table, so
+ * (suite.c) and how it is shown (tables.c), in one table, so
  * that the runner and the tables read the same definitions and neither
  * depends on the other.
  */
 #include <stddef.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench-experiments.h"
+#include "internal.h"
+#include "experiments.h"
 
 #define L BENCH_LEGACY
 #define O BENCH_OPTIMIZED
@@ -26,11 +26,11 @@
  * reproduction comes.  Every figure is the source's own (the messages
  * and threads themselves, not a summary of them).
  *
- * Sized for 2 vCPUs under QEMU TCG, where a run costs about 0.6 s on top
- * of the workload's own time: the whole suite took 25 min on the patched
- * kernel and 35 on Debian's (timer_fastpath 17 and 26 of them, most in
- * its 8000- and 12000-thread legacy runs), and --quick takes about 3.
- * Each experiment's elapsed_s says what it really took.
+ * The sweeps are sized for the test VM (2 vCPUs under QEMU TCG, where
+ * every run costs a fixed start-up on top of the workload's own time),
+ * so that the whole suite fits one sitting and --quick fits a test.  What
+ * a suite costs is measured, not guessed here: each experiment's
+ * elapsed_s says what it took (docs/ keep the figures).
  */
 const struct suite_exp suite_history[] = {
 	{

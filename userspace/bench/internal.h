@@ -1,25 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * abpath bench: run a workload or a command alternately in legacy and
- * optimized mode (bench.c) and report the comparison (bench-report.c,
- * plots through bench-plot.c); re-report a saved result (bench-from.c);
- * run the historical experiments (bench-experiments.c) as sweeps of
- * bench points (bench-suite.c) and print them as Markdown tables and
- * plots (bench-tables.c).  bench-cli.c holds the options and bench_run();
- * abpath.c parses the command line and catches the usage errors.  No two
- * of these files depend on each other both ways.
+ * Inside the bench: what its files share.  cli.c parses 'abpath bench'
+ * and ties the runs to the report (bench_run()); run.c makes the runs,
+ * each a child process (child.c) in the mode modes.c sets and checks,
+ * stopped by signals.c, with the provenance of provenance.c; report.c
+ * computes the statistics (statistics.c) and emits the result as one
+ * tree for text and JSON, plot.c draws it and export.c writes it out
+ * (report.h); from.c reads a saved result back; suite.c runs the
+ * experiments of experiments.c, and tables.c prints them.  No two files
+ * depend on each other both ways.
  */
-#ifndef ABPATH_BENCH_H
-#define ABPATH_BENCH_H
+#ifndef ABPATH_BENCH_INTERNAL_H
+#define ABPATH_BENCH_INTERNAL_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "control.h"
-#include "kmsg.h"
+#include "../control.h"
+#include "../kmsg.h"
+#include "bench.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
@@ -113,25 +116,20 @@ struct bench {
 	int last_mode;			/* of the last run, -1 before one */
 };
 
-/* bench-cli.c: synopsis (after "abpath bench "), summary and help. */
-extern const char bench_synopsis[], bench_summary[], bench_help[];
-
-/* $ABPATH_WORKLOAD_DIR, or the directory fixed at build time. */
-const char *bench_workload_dir(void);
-/* Says that it does not exist and how to fix that; returns 1. */
-int bench_no_workload_dir(void);
+/* cli.c: the command line. */
 /* The path a built-in workload exercises, or NULL. */
 const char *bench_default_path(const char *workload);
 /* "svg" or "png" by the file name's extension, or NULL. */
 const char *bench_plot_format(const char *file);
-/* The mode of run i (0-based): warm-ups, then measured, each ABBA. */
-enum bench_mode bench_order(int i, int warmup_per_mode);
-
 /*
- * bench-cli.c: runs everything and returns the exit code (0 or 1); after
- * a stop signal it reports and then dies of that signal.
+ * Runs everything and returns the exit code (0 or 1); after a stop signal
+ * it reports and then dies of that signal.
  */
 int bench_run(const struct bench_opts *o);
+
+/* run.c: the runs. */
+/* The mode of run i (0-based): warm-ups, then measured, each ABBA. */
+enum bench_mode bench_order(int i, int warmup_per_mode);
 /*
  * The pieces of bench_run(), for the suite.  bench_prepare() checks the
  * module and sets b up for o; bench_collect() does the runs (modes saved
@@ -139,9 +137,18 @@ int bench_run(const struct bench_opts *o);
  * signal; bench_free() releases what either allocated.
  */
 int bench_prepare(struct bench *b, const struct bench_opts *o);
+int bench_collect(struct bench *b);
+void bench_free(struct bench *b);
+/* Whether sample s is in the statistics: measured, and valid. */
+static inline bool bench_counts(const struct bench_sample *s)
+{
+	return !s->warmup && !s->invalid[0];
+}
+
+/* provenance.c: where and when. */
 /*
  * Where and when the runs were made: {abpath_version, kernel, cpus, host,
- * time (UTC, ISO 8601)}; NULL if out of memory.
+ * time (UTC, ISO 8601), ...}; NULL if out of memory.
  */
 struct json_t *bench_provenance(void);
 /* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
@@ -153,13 +160,44 @@ char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
  */
 char *bench_fmt_machine(char *buf, size_t len, struct json_t *pv);
 char *bench_fmt_params(char *buf, size_t len, struct json_t *pv);
-/* Whether sample s is in the statistics: measured, and valid. */
-static inline bool bench_counts(const struct bench_sample *s)
-{
-	return !s->warmup && !s->invalid[0];
-}
-int bench_collect(struct bench *b);
-void bench_free(struct bench *b);
+
+/* modes.c: the module around the runs. */
+struct counter_set;
+/*
+ * Save the paths' modes (0, or 1 after the error), to be restored by
+ * bench_modes_restore() (0, or 1 after saying which path is left in which
+ * mode), or at exit if nothing else did.
+ */
+int bench_modes_save(const struct ctl_paths *p);
+int bench_modes_restore(void);
+/* "; restored P to M, Q to N": after an interruption's message. */
+void bench_modes_say_restored(FILE *f);
+/* Switch every path of p to m and check that it did: 0, or 1 after why. */
+int bench_mode_set(const struct ctl_paths *p, enum bench_mode m);
+/*
+ * {path: {counter: delta}} for the benched paths in the mode that ran.
+ * A maximum (ns_max, any "*_max") is its value after the run: a
+ * difference of maxima means nothing.  A counter that went down was reset
+ * during the run, and has no delta (null).
+ */
+struct json_t *bench_counter_deltas(const struct ctl_paths *p,
+				    const char *mode,
+				    const struct counter_set *before,
+				    const struct counter_set *after);
+/*
+ * Why a run did not measure mode @m, into @why (left "" for a good run):
+ * the watchdog sent a benched path back to optimized during it (the run
+ * then ran partly in the other mode), a cross-check disagreed (the
+ * legacy arm did not do what it reproduces), or a path was not in @m at
+ * the end (someone else switched it).  The counters, read before and
+ * after every run, show a revert or a mismatch even when the mode is
+ * back by the end; a switch and back by someone else is not seen.
+ */
+void bench_judge_run(const struct ctl_paths *p, enum bench_mode m,
+		     const struct counter_set *before,
+		     const struct counter_set *after, char *why, size_t len);
+
+/* signals.c: stop requests. */
 /*
  * Keep SIGINT/SIGTERM/SIGHUP caught between bench_collect() calls, so
  * that a Ctrl-C between two points stops the suite cleanly; nests.
@@ -168,9 +206,18 @@ void bench_free(struct bench *b);
 void bench_signals_begin(void);
 void bench_signals_end(void);
 int bench_stop_signal(void);
+/*
+ * Inside bench_signals_begin/end: let a pending signal in
+ * (bench_signals_poll()); the stop request seen so far, or 0
+ * (bench_stopping()); how many there were (a second one kills a run);
+ * the mask to sleep with and to give a child.
+ */
+void bench_signals_poll(void);
+int bench_stopping(void);
+int bench_stop_requests(void);
+const sigset_t *bench_orig_sigmask(void);
 /* "SIGINT", "SIGTERM" or "SIGHUP": the ones bench stops on. */
 const char *bench_signal_name(int sig);
-
 /*
  * After reporting an interrupted bench: die of the same signal, so that
  * the shell around abpath sees it (a loop stops on Ctrl-C, not on exit
@@ -187,14 +234,14 @@ static inline bool bench_is_max_counter(const char *name)
 }
 
 /*
- * bench-report.c: print the result (text or JSON), draw the plot, write
- * the exports.
+ * report.c: print the result (text or JSON), draw the plot, write the
+ * exports.
  */
 int bench_report(const struct bench *b);
 /* The result as 'abpath bench -j' prints it, or NULL (message given). */
 struct json_t *bench_json(const struct bench *b);
 
-/* bench-plot.c: gnuplot for a bench and for a suite. */
+/* plot.c: gnuplot for a bench and for a suite. */
 /* gnuplot's location, or NULL: checked before a long bench, not after. */
 const char *bench_find_gnuplot(void);
 /*
@@ -217,7 +264,7 @@ void bench_gp_quote(FILE *f, const char *s);
 #define BENCH_SCHEMA	"abpath-bench/3"
 
 /*
- * bench-from.c: abpath bench --from FILE (a bench or a suite result), or
+ * from.c: abpath bench --from FILE (a bench or a suite result), or
  * --from FILE --from FILE ... (suite results: one table across them).
  */
 int bench_from(const struct bench_opts *o);
@@ -225,12 +272,12 @@ int bench_from(const struct bench_opts *o);
 int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
 
-/* bench-suite.c: abpath bench --suite NAME. */
+/* suite.c: abpath bench --suite NAME. */
 int bench_suite(const struct bench_opts *o);
 /* NULL if NAME is a suite, else the usage error's text. */
 const char *bench_suite_check(const char *name);
 
-/* bench-tables.c: a suite result (history.json) as Markdown and plots. */
+/* tables.c: a suite result (history.json) as Markdown and plots. */
 int suite_print_markdown(FILE *f, struct json_t *history);
 /*
  * Several suite results (histories, named for the caption): per

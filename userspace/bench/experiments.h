@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The experiments of 'abpath bench --suite history' (bench-suite.c runs
- * them) and how each one is shown (bench-tables.c prints the Markdown
- * tables and plots), in one table: suite_history[] in
- * bench-experiments.c.
+ * The experiments of 'abpath bench --suite history' (suite.c runs them)
+ * and how each one is shown (tables.c prints the Markdown tables and
+ * plots), in one table: suite_history[] in experiments.c.
  */
 #ifndef ABPATH_BENCH_EXPERIMENTS_H
 #define ABPATH_BENCH_EXPERIMENTS_H

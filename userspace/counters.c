@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stats file is deliberately dumb (one counter per line) so that the
- * module can add counters without a CLI change: nothing here knows a
- * counter's name, and paths and modes are shown in the order the module
- * prints them.
+ * The module's counters (its debugfs stats file, which control.c opens).
+ * The file is deliberately dumb (one counter per line) so that the module
+ * can add counters without a CLI change: nothing here knows a counter's
+ * name, and paths and modes are shown in the order the module prints them.
+ * Not to be confused with statistics.c, the maths of bench's results.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +18,7 @@
 
 #include "control.h"
 #include "output.h"
-#include "stats.h"
+#include "counters.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -27,11 +28,11 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-static int stats_add(struct stat_set *s, const struct stat_entry *e)
+static int counters_add(struct counter_set *s, const struct counter_entry *e)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct stat_entry *n = realloc(s->e, cap * sizeof(*n));
+		struct counter_entry *n = realloc(s->e, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
@@ -42,7 +43,7 @@ static int stats_add(struct stat_set *s, const struct stat_entry *e)
 	return 0;
 }
 
-void stats_free(struct stat_set *s)
+void counters_free(struct counter_set *s)
 {
 	free(s->e);
 	memset(s, 0, sizeof(*s));
@@ -60,18 +61,17 @@ static bool parse_u64(const char *str, uint64_t *val)
 	return errno == 0 && *end == '\0';
 }
 
-int stats_read(struct stat_set *s)
+int counters_read(struct counter_set *s)
 {
 	char file[4096], line[512], num[32], extra[2];
-	struct stat_entry e;
+	struct counter_entry e;
 	int lineno = 0, fields;
 	FILE *f;
 
 	s->n = 0;
-	snprintf(file, sizeof(file), "%s/stats", ctl_debugfs());
-	f = fopen(file, "re");
+	f = ctl_open_counters(file, sizeof(file));
 	if (!f)
-		return ctl_explain(file, -errno, true);
+		return ctl_explain_counters(-errno);
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
@@ -88,7 +88,7 @@ int stats_read(struct stat_set *s)
 			fclose(f);
 			return 1;
 		}
-		if (stats_add(s, &e)) {
+		if (counters_add(s, &e)) {
 			abpath_error("out of memory");
 			fclose(f);
 			return 1;
@@ -98,13 +98,13 @@ int stats_read(struct stat_set *s)
 		int err = -errno;
 
 		fclose(f);
-		return ctl_explain(file, err, true);
+		return ctl_explain_counters(err);
 	}
 	fclose(f);
 	return 0;
 }
 
-static bool seen_before(const struct stat_set *s, size_t i, bool by_mode)
+static bool seen_before(const struct counter_set *s, size_t i, bool by_mode)
 {
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(s->e[j].path, s->e[i].path) &&
@@ -113,8 +113,8 @@ static bool seen_before(const struct stat_set *s, size_t i, bool by_mode)
 	return false;
 }
 
-static const struct stat_entry *find_prev(const struct stat_set *prev,
-					  const struct stat_entry *e, size_t hint)
+static const struct counter_entry *find_prev(const struct counter_set *prev,
+					  const struct counter_entry *e, size_t hint)
 {
 	/* The module prints in a fixed order, so the hint nearly always hits. */
 	if (hint < prev->n && !strcmp(prev->e[hint].counter, e->counter) &&
@@ -133,14 +133,14 @@ static const struct stat_entry *find_prev(const struct stat_set *prev,
  * A counter that went down was reset (or is a maximum, like ns_max): a
  * rate would be meaningless, so it is null rather than a negative number.
  */
-static void emit_counters(const struct stat_set *s, const char *path,
-			  const char *mode, const struct stat_set *prev,
+static void emit_counters(const struct counter_set *s, const char *path,
+			  const char *mode, const struct counter_set *prev,
 			  double dt)
 {
-	const struct stat_entry *p;
+	const struct counter_entry *p;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct stat_entry *e = &s->e[i];
+		const struct counter_entry *e = &s->e[i];
 
 		if (strcmp(e->path, path) || strcmp(e->mode, mode))
 			continue;
@@ -156,47 +156,19 @@ static void emit_counters(const struct stat_set *s, const char *path,
 	}
 }
 
-/* Text: one table per path, a column per mode (and per mode's rate). */
-static void emit_text(const struct stat_set *s, const struct stat_set *prev,
-		      double dt)
+/*
+ * {"paths": {path: {mode: {counter: value}}}}, and "rates" alike: one
+ * table per path in text, a column per mode, the rates' beside theirs.
+ */
+static void emit_tree(const char *key, unsigned flags, const char *label,
+		      const struct counter_set *s,
+		      const struct counter_set *prev, double dt)
 {
-	char ratekey[32];
-
-	out_begin_object("paths", OUT_INLINE);
+	out_begin_table(key, flags, label);
 	for (size_t i = 0; i < s->n; i++) {
 		if (seen_before(s, i, false))
 			continue;
 		out_begin_table(s->e[i].path, OUT_COLS, "counter");
-		for (size_t j = i; j < s->n; j++) {
-			if (strcmp(s->e[j].path, s->e[i].path) ||
-			    seen_before(s, j, true))
-				continue;
-			out_begin_object(s->e[j].mode, OUT_PLAIN);
-			emit_counters(s, s->e[j].path, s->e[j].mode, NULL, 0);
-			out_end();
-			if (prev) {
-				snprintf(ratekey, sizeof(ratekey), "%s/s",
-					 s->e[j].mode);
-				out_begin_object(ratekey, OUT_PLAIN);
-				emit_counters(s, s->e[j].path, s->e[j].mode,
-					      prev, dt);
-				out_end();
-			}
-		}
-		out_end();
-	}
-	out_end();
-}
-
-/* JSON: {"paths": {path: {mode: {counter: value}}}}, "rates" alike. */
-static void emit_json_tree(const char *key, const struct stat_set *s,
-			   const struct stat_set *prev, double dt)
-{
-	out_begin_object(key, OUT_PLAIN);
-	for (size_t i = 0; i < s->n; i++) {
-		if (seen_before(s, i, false))
-			continue;
-		out_begin_object(s->e[i].path, OUT_PLAIN);
 		for (size_t j = i; j < s->n; j++) {
 			if (strcmp(s->e[j].path, s->e[i].path) ||
 			    seen_before(s, j, true))
@@ -210,27 +182,22 @@ static void emit_json_tree(const char *key, const struct stat_set *s,
 	out_end();
 }
 
-static int emit_sample(const struct stat_set *s, const struct stat_set *prev,
-		       double dt, bool watch)
+static int emit_sample(const struct counter_set *s,
+		       const struct counter_set *prev, double dt, bool watch)
 {
-	if (out_is_json()) {
-		if (watch) {
-			struct timespec now;
+	if (watch) {
+		struct timespec now;
 
-			clock_gettime(CLOCK_REALTIME, &now);
-			out_double("time", (double)now.tv_sec +
-					   (double)now.tv_nsec / 1e9);
-			if (prev)
-				out_double("interval", dt);
-			else
-				out_null("interval");
-		}
-		emit_json_tree("paths", s, NULL, 0);
+		clock_gettime(CLOCK_REALTIME, &now);
+		out_time("time", (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 		if (prev)
-			emit_json_tree("rates", s, prev, dt);
-	} else {
-		emit_text(s, prev, dt);
+			out_double("interval", dt);
+		else
+			out_null("interval");
 	}
+	emit_tree("paths", OUT_INLINE, NULL, s, NULL, 0);
+	if (prev)
+		emit_tree("rates", OUT_BESIDE, "/s", s, prev, dt);
 	if (out_flush(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		return 1;
@@ -238,15 +205,15 @@ static int emit_sample(const struct stat_set *s, const struct stat_set *prev,
 	return 0;
 }
 
-int stats_show(void)
+int counters_show(void)
 {
-	struct stat_set s = { 0 };
+	struct counter_set s = { 0 };
 	int ret;
 
-	ret = stats_read(&s);
+	ret = counters_read(&s);
 	if (!ret)
 		ret = emit_sample(&s, NULL, 0, false);
-	stats_free(&s);
+	counters_free(&s);
 	return ret;
 }
 
@@ -271,9 +238,9 @@ static struct timespec to_timespec(double t)
 	return ts;
 }
 
-int stats_watch(double interval)
+int counters_watch(double interval)
 {
-	struct stat_set a = { 0 }, b = { 0 }, *cur = &a, *prev = NULL, *tmp;
+	struct counter_set a = { 0 }, b = { 0 }, *cur = &a, *prev = NULL, *tmp;
 	bool tty = !out_is_json() && isatty(STDOUT_FILENO);
 	struct sigaction sa = { .sa_handler = on_stop };
 	double t_prev = 0, t_now, deadline;
@@ -290,7 +257,7 @@ int stats_watch(double interval)
 
 	deadline = mono_now();
 	while (!stop_requested) {
-		ret = stats_read(cur);
+		ret = counters_read(cur);
 		if (ret)
 			break;
 		t_now = mono_now();
@@ -322,7 +289,7 @@ int stats_watch(double interval)
 		fputs("\033[?25h", stdout);
 		fflush(stdout);
 	}
-	stats_free(&a);
-	stats_free(&b);
+	counters_free(&a);
+	counters_free(&b);
 	return ret;
 }
