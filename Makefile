@@ -29,7 +29,7 @@ module: $(if $(filter $(VM_KDIR),$(KDIR)),$(VM_KDIR)/Module.symvers)
 	module/build $(KDIR)
 
 userspace:
-	tests/deps.sh build
+	tests/bin/deps.sh build
 	$(MAKE) -C userspace
 	$(MAKE) -C userspace/workloads
 
@@ -37,26 +37,26 @@ kernel:
 	tests/vm/build-kernel
 
 check:
-	tests/check
+	tests/bin/check
 
 # The same stages at full size: the whole suite on the debug kernel and the
 # 100,000-flip storm (docs/ci.md).
 check-full:
-	ABPATH_FULL=1 tests/check
+	ABPATH_FULL=1 tests/bin/check
 
 check-host: all $(LTS_KDIR)/Module.symvers
-	tests/deps.sh host
+	tests/bin/deps.sh host
 	bats --formatter tap tests/host
 
 check-vm:
 	tests/vm/run
 
 demo:
-	tests/demo
+	tests/bin/demo
 
 # The module's own cost, one --icount boot (docs/benchmarks.md).
 overhead:
-	tests/overhead
+	tests/bin/overhead
 
 # README's compatibility matrix, from the last make check or check-full.
 compat:

@@ -4,7 +4,7 @@
 # version its guest booted, the backend, the paths the smoke saw attached,
 # what ran and the result.
 
-load ../last-run
+load ../suite/last-run
 
 TOP=$BATS_TEST_DIRNAME/../..
 MATRIX=$TOP/tests/tools/compat-matrix
@@ -13,7 +13,7 @@ expect() {
 	[ "$1" "$2" "$3" ] || fail "$4: $1, expected $2 $3"
 }
 
-# run_files NAME TAP-LINES [RAW-LINES]: one run as tests/check leaves it.
+# run_files NAME TAP-LINES [RAW-LINES]: one run as tests/bin/check leaves it.
 run_files() {
 	printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/$1.tap"
 	[ -z "${3:-}" ] || printf '%s\n' "$3" >"$BATS_TEST_TMPDIR/$1.raw"

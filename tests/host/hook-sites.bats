@@ -2,7 +2,7 @@
 # With no module registered, every hook site in the patched vmlinux is a
 # NOP (a static branch falling through to the stock code).
 
-load ../last-run
+load ../suite/last-run
 load kernel-trees
 
 # sites_are_nops VMLINUX: every key's sites are where the patch put them,

@@ -1,4 +1,5 @@
-# Shared by the VM bats suite (tests/*.bats); runs inside the test VM.
+# Shared by the VM bats suite (tests/suite/*.bats), the smoke and the
+# package test; runs inside the test VM.
 # shellcheck shell=bash
 
 load "${BASH_SOURCE[0]%/*}/last-run"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the VM for make demo.
+# make demo, inside the VM (tests/bin/demo boots it): the history suite.
 set -e
 modprobe abpath
 # timer_fastpath's legacy slow path runs in the tick, serialized on
