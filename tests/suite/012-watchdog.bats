@@ -17,13 +17,13 @@ setup() {
 	unload_module
 	load_module
 	run -0 cat "$WD"
-	assert_output "10000,10000,10000,10000"
+	assert_output "$(per_path 10000)"
 }
 
 @test "a tiny budget reverts exit_reparent alone, counts it and logs it once" {
 	# exit_reparent's legacy scan takes far more than 1 us; the others
 	# keep the default and stay legacy.
-	echo 10000,10000,1,10000 >"$WD"
+	per_path 10000 exit_reparent 1 >"$WD"
 	write_file "$SYS/mode" legacy
 	"$WL/forkexit" -i 50 >/dev/null
 	for _ in $(seq 50); do
@@ -31,8 +31,9 @@ setup() {
 		sleep 0.1
 	done
 	expect "$(active_mode exit_reparent)" = optimized "exit_reparent, 5 s after legacy calls over its 1 us budget"
-	for p in group_cputime timer_fastpath timer_softirq; do
-		expect "$(active_mode "$p")" = legacy "$p, within its 10 ms budget"
+	for p in "${PATHS[@]}"; do
+		[ "$p" = exit_reparent ] ||
+			expect "$(active_mode "$p")" = legacy "$p, within its 10 ms budget"
 	done
 	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 "exit_reparent legacy watchdog_reverts"
 	run -0 dmesg
@@ -43,7 +44,7 @@ setup() {
 }
 
 @test "after a revert, legacy can be chosen again and trips again" {
-	echo 10000,10000,1,10000 >"$WD"
+	per_path 10000 exit_reparent 1 >"$WD"
 	for round in 1 2; do
 		write_file "$SYS/exit_reparent/mode" legacy
 		"$WL/forkexit" -i 20 >/dev/null
@@ -56,7 +57,7 @@ setup() {
 }
 
 @test "budget 0 turns the watchdog off" {
-	echo 0,0,0,0 >"$WD"
+	per_path 0 >"$WD"
 	write_file "$SYS/exit_reparent/mode" legacy
 	"$WL/forkexit" -i 50 >/dev/null
 	sleep 0.3
@@ -65,14 +66,18 @@ setup() {
 }
 
 @test "a bad watchdog_us write is refused whole and changes no path" {
-	for w in 1,2,3,x 1,2,3 1,2,3,4,5 -1 4294967296 '\n' 1,,2,3; do
+	# One value fewer than there are paths, and one more.
+	local n=${#PATHS[@]} few many
+	few=$(seq -s, 1 $((n - 1)))
+	many=$(seq -s, 1 $((n + 1)))
+	for w in "$few,x" "$few" "$many" -1 4294967296 '\n' ",$few"; do
 		run ! write_file "$WD" "$w"
 		# 2^32 is ERANGE from kstrtouint(), the rest EINVAL.
 		assert_output --regexp 'Invalid argument|out of range'
 		run -0 cat "$WD"
-		assert_output "10000,10000,10000,10000"
+		assert_output "$(per_path 10000)"
 	done
 	write_file "$WD" 5000
 	run -0 cat "$WD"
-	assert_output "5000,5000,5000,5000"
+	assert_output "$(per_path 5000)"
 }

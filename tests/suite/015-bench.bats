@@ -190,7 +190,7 @@ trip_once() {
 			n=\$((\$(cat $dir/legacy-runs 2>/dev/null || echo 0) + 1))
 			echo \$n >$dir/legacy-runs
 			if [ \$n = 2 ]; then
-				echo 0,0,1,0 >$PARAM/watchdog_us
+				echo $(per_path 0 exit_reparent 1) >$PARAM/watchdog_us
 				i=0
 				while grep -q '\[legacy\]' $SYS/exit_reparent/mode && [ \$i -lt 500 ]; do
 					sh -c :
@@ -211,13 +211,13 @@ trip_once() {
 	run -0 --separate-stderr abpath bench --path exit_reparent --runs 3 --warmup 0 -j -- "$(trip_once)"
 	json=$output
 	run -0 cat "$PARAM/watchdog_us"
-	assert_output 0,0,0,0
+	assert_output "$(per_path 0)"
 	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 "exit_reparent legacy watchdog_reverts after the bench"
 	grep -q 'run 4 of 6 (legacy) is invalid, left out of the statistics: the watchdog sent exit_reparent back to optimized during the run' <<<"$stderr" ||
 		fail "stderr: $stderr"
 	# Run 4 alone is invalid, and the statistics are those of the others:
 	# legacy's geometric mean is that of runs 1 and 5.
-	jq -e '
+	jq -e --arg off "$(per_path 0)" '
 		([.samples[] | select(.mode == "legacy" and .invalid == null) | .value | log]
 		 | add / length | exp) as $g
 		| .schema == "abpath-bench/3"
@@ -231,7 +231,7 @@ trip_once() {
 		and ((.summary.legacy.gmean - $g) | fabs) < 1e-9 * $g
 		and .summary.paired.pairs == 2
 		and (.summary.warnings | index("1 run was invalid and left out of the statistics (see invalid_runs)"))
-		and (.provenance.module_parameters.watchdog_us == "0,0,0,0")
+		and (.provenance.module_parameters.watchdog_us == $off)
 		and (.provenance | has("cpu_model") and .cpufreq_governor != null
 		     and .clocksource != null)' <<<"$json" || fail "the bench JSON: $json"
 	jq -r '"# run 4 invalid: \(.samples[3].invalid); legacy n=\(.summary.legacy.n) gmean \(.summary.legacy.gmean) s, optimized n=\(.summary.optimized.n) gmean \(.summary.optimized.gmean) s; \(.summary.verdict); \(.provenance.cpu_model), governor \(.provenance.cpufreq_governor), clocksource \(.provenance.clocksource)"' <<<"$json" >&3

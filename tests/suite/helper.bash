@@ -9,11 +9,25 @@ DBG=/sys/kernel/debug/abpath
 PARAM=/sys/module/abpath/parameters
 HOOKS=/sys/kernel/debug/abpath_hooks
 TRACING=/sys/kernel/tracing
-PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+. "${BASH_SOURCE[0]%/*}/paths.bash"
+mapfile -t PATHS < <(module_paths)
+# An empty list would pass every loop over the paths.
+[ "${#PATHS[@]}" -gt 0 ] || { echo "helper.bash: no ABPATH_PATH() line in $PATHS_H" >&2; return 1; }
 # The backend this kernel takes: the hook patch leaves its debugfs file
 # whether the module is loaded or not; Debian's own kernel has none.
 if [ -e "$HOOKS" ]; then BACKEND=patched; else BACKEND=stock; fi
 WL=${ABPATH_WORKLOAD_DIR:-/usr/local/libexec/abpath}
+
+# per_path VALUE [PATH PATH_VALUE]: a per-path parameter's line
+# (watchdog_us, sample_shift), VALUE for every path in the table's order
+# and PATH_VALUE for PATH.
+per_path() {
+	local p v=()
+	for p in "${PATHS[@]}"; do
+		if [ "$p" = "${2:-}" ]; then v+=("$3"); else v+=("$1"); fi
+	done
+	(IFS=,; echo "${v[*]}")
+}
 
 load_module() {
 	[ -d "$SYS" ] || modprobe abpath "$@"
