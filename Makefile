@@ -5,7 +5,6 @@
 
 ABPATH_CACHE ?= /var/cache/abpath
 VM_KDIR := $(ABPATH_CACHE)/build-6.12-default
-LTS_KDIR := $(ABPATH_CACHE)/build-6.1-default
 KDIR ?= $(VM_KDIR)
 
 VERSION := $(shell cat VERSION)
@@ -20,10 +19,6 @@ all: module userspace
 # The VM kernel is built on demand; a real machine passes KDIR or uses DKMS.
 $(VM_KDIR)/Module.symvers:
 	tests/vm/build-kernel
-
-# The host suite's DKMS test builds against the patched 6.1 tree too.
-$(LTS_KDIR)/Module.symvers:
-	tests/vm/build-kernel --flavour 6.1
 
 module: $(if $(filter $(VM_KDIR),$(KDIR)),$(VM_KDIR)/Module.symvers)
 	module/build $(KDIR)
@@ -44,9 +39,16 @@ check:
 check-full:
 	ABPATH_FULL=1 tests/bin/check
 
-check-host: all $(LTS_KDIR)/Module.symvers
+# The host suite's DKMS and hook-site tests read the patched 6.1 and 7.3
+# trees where the cache holds them whole (make check-full builds them);
+# where it holds only the objects their series touches (make check, CI)
+# or nothing, those tests skip, as in make check: check-host builds no
+# kernel for them.
+ABPATH_OBJECTS_ONLY ?= $(strip $(foreach v,6.1 7.3,$(if $(wildcard $(ABPATH_CACHE)/build-$(v)-default/Module.symvers),,$(v))))
+
+check-host: all
 	tests/bin/deps.sh host
-	bats --formatter tap tests/host
+	ABPATH_OBJECTS_ONLY="$(ABPATH_OBJECTS_ONLY)" bats --formatter tap tests/host
 
 check-vm:
 	tests/vm/run
