@@ -13,40 +13,6 @@ setup() {
 	dmesg -c >/dev/null
 }
 
-teardown() {
-	common_teardown
-	release_warnings
-	stop_toggler
-}
-
-# The reverts these tests provoke are warnings, which the kernel also
-# prints on the console, where CI's log would show them as if something
-# had gone wrong. hold_warnings keeps warnings off the console (errors
-# and worse still reach it); release_warnings puts the console back,
-# prints each exit_reparent revert as expected (on fd 3, in the TAP),
-# and writes every other warning held back onto the console as the
-# kernel logged it, so that tests/vm/run's verdict, which reads the
-# console, sees what it would have. setup cleared the log, so it holds
-# nothing older.
-hold_warnings() {
-	read -r CONSOLE_LEVEL _ </proc/sys/kernel/printk
-	echo 4 >/proc/sys/kernel/printk
-}
-
-release_warnings() {
-	[ -n "${CONSOLE_LEVEL:-}" ] || return 0
-	echo "$CONSOLE_LEVEL" >/proc/sys/kernel/printk
-	CONSOLE_LEVEL=
-	local line
-	while IFS= read -r line; do
-		case $line in
-		*"] abpath: exit_reparent: a legacy call took "*)
-			echo "# expected, the revert this test provoked: ${line#*] }" >&3 ;;
-		*) echo "${line#<4>}" >/dev/console ;;
-		esac
-	done < <(dmesg -r | grep '^<4>')
-}
-
 # wait_revert: until exit_reparent is optimized again and the watchdog
 # has logged its revert (it switches the mode first, then counts and
 # logs), 5 s at most; the test's checks then say what did not happen.
@@ -70,7 +36,7 @@ wait_revert() {
 	# exit_reparent's legacy scan takes far more than 1 us; the others
 	# keep the default and stay legacy.
 	per_path 10000 exit_reparent 1 >"$WD"
-	hold_warnings
+	hold_warnings exit_reparent
 	write_file "$SYS/mode" legacy
 	"$WL/forkexit" -i 50 >/dev/null
 	wait_revert
@@ -91,7 +57,7 @@ wait_revert() {
 @test "after a revert, legacy can be chosen again and trips again" {
 	per_path 10000 exit_reparent 1 >"$WD"
 	for round in 1 2; do
-		hold_warnings
+		hold_warnings exit_reparent
 		write_file "$SYS/exit_reparent/mode" legacy
 		"$WL/forkexit" -i 20 >/dev/null
 		wait_revert

@@ -251,7 +251,9 @@ trip_once() {
 
 @test "a run in which the watchdog reverts legacy is invalid, named, and left out of the statistics" {
 	write_file "$DBG/reset" 1
+	hold_warnings exit_reparent
 	run -0 --separate-stderr abpath bench --path exit_reparent --runs 3 --warmup 0 -j -- "$(trip_once)"
+	release_warnings
 	json=$output
 	run -0 cat "$PARAM/watchdog_us"
 	assert_output "$(per_path 0)"
