@@ -91,25 +91,30 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	expect "$output" -ge "$timed" "group_cputime optimized calls in the histogram vs timed"
 	expect "$output" -le $((timed + 2)) "group_cputime optimized calls in the histogram vs timed + 2"
 
-	write_file "$PARAM/sample_shift" 0,0,0,0
+	write_file "$PARAM/sample_shift" 0
 	write_file "$DBG/reset" 1
 	"$WL/pound-times" -c 1000 -n 1 >/dev/null
-	write_file "$PARAM/sample_shift" "$shift,0,0,0"
+	write_file "$PARAM/sample_shift" "$(per_path 0 group_cputime "$shift")"
 	expect "$(counter group_cputime optimized timed)" -ge 1000 "group_cputime optimized timed with sample_shift 0"
 }
 
-@test "sample_shift defaults to 10,0,0,0, takes 0 to 20 per path, or one value for all, and nothing else" {
+@test "sample_shift defaults to 10 for group_cputime and 0 for the others, takes 0 to 20 per path, or one value for all, and nothing else" {
+	local dflt n=${#PATHS[@]} few many
+	dflt=$(per_path 0 group_cputime 10)
+	# One value fewer than there are paths, and one more.
+	few=$(seq -s, 1 $((n - 1)))
+	many=$(seq -s, 1 $((n + 1)))
 	run -0 cat "$PARAM/sample_shift"
-	assert_output "10,0,0,0"
-	for w in 21 -1 x 5,0,0,99 '\n' 1.5 1,2,3 1,2,3,4,5 1,,2,3 ' 1'; do
+	assert_output "$dflt"
+	for w in 21 -1 x "$(per_path 5 timer_softirq 99)" '\n' 1.5 "$few" "$many" ",$few" ' 1'; do
 		run ! write_file "$PARAM/sample_shift" "$w"
 		assert_output --partial "Invalid argument"
 		run -0 cat "$PARAM/sample_shift"
-		assert_output "10,0,0,0"
+		assert_output "$dflt"
 	done
 	write_file "$PARAM/sample_shift" '3\n'
 	run -0 cat "$PARAM/sample_shift"
-	assert_output "3,3,3,3"
+	assert_output "$(per_path 3)"
 	# The hooks test a mask derived from the shift: one call in 8 now.
 	write_file "$DBG/reset" 1
 	"$WL/pound-times" -c 800 -n 1 >/dev/null
@@ -117,7 +122,7 @@ busy_loop() { # ~0.5 s of user time, to be ticked
 	timed=$(counter group_cputime optimized timed)
 	[ "$timed" -ge $((calls / 8 - 2)) ] && [ "$timed" -le $((calls / 8 + 2)) ] ||
 		fail "$timed of $calls calls timed with sample_shift 3, one in 8 expected"
-	write_file "$PARAM/sample_shift" '10,0,0,0'
+	write_file "$PARAM/sample_shift" "$dflt"
 }
 
 @test "reset zeroes every counter and histogram" {

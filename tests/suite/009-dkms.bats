@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The module DKMS installed (tests/dkms-build, packed into the image) is the
+# The module DKMS installed (tests/bin/dkms-build, packed into the image) is the
 # one modprobe finds, takes its options from /etc/modprobe.d, and unloads.
 
 load helper

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the VM for make demo.
+# make demo, inside the VM (tests/bin/demo boots it): the history suite.
 set -e
 modprobe abpath
 # timer_fastpath's legacy slow path runs in the tick, serialized on
@@ -12,8 +12,14 @@ modprobe abpath
 # watchdog reverted fails the bench; the budgets go into every result's
 # provenance (watchdog_us), and RCU stall reports the collapse provokes
 # into its legacy runs (kernel_reports).
-echo 100000,1000000,100000,100000 >/sys/module/abpath/parameters/watchdog_us
-echo "== watchdog_us (group_cputime,timer_fastpath,exit_reparent,timer_softirq): $(cat /sys/module/abpath/parameters/watchdog_us)"
+. "$(dirname "$0")/../suite/paths.bash"
+mapfile -t paths < <(module_paths)
+budgets=()
+for p in "${paths[@]}"; do
+	budgets+=("$([ "$p" = timer_fastpath ] && echo 1000000 || echo 100000)")
+done
+(IFS=,; echo "${budgets[*]}") >/sys/module/abpath/parameters/watchdog_us
+echo "== watchdog_us ($(IFS=,; echo "${paths[*]}")): $(cat /sys/module/abpath/parameters/watchdog_us)"
 echo "== abpath status"
 abpath status
 echo "== abpath bench --suite history"

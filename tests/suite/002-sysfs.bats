@@ -19,6 +19,15 @@ setup() {
 	done
 }
 
+@test "one directory per path of the module's table, and no other" {
+	local d dirs=()
+	for d in "$SYS"/*/; do
+		d=${d%/}
+		dirs+=("${d##*/}")
+	done
+	assert_equal "$(printf '%s\n' "${dirs[@]}" | sort)" "$(printf '%s\n' "${PATHS[@]}" | sort)"
+}
+
 @test "permissions: modes 0644, version, backend and sites 0444, reset 0200" {
 	run -0 stat -c '%a %n' "$SYS/mode" "$SYS/version" "$SYS/backend" \
 		"$SYS/reset" "$SYS"/*/mode "$SYS"/*/site
@@ -69,7 +78,7 @@ setup() {
 	done
 }
 
-@test "the global mode sets all four paths" {
+@test "the global mode sets every path" {
 	run -0 write_file "$SYS/mode" 'legacy'
 	for p in "${PATHS[@]}"; do
 		expect "$(active_mode "$p")" = legacy "$p after global legacy"

@@ -2,9 +2,9 @@
 # Install the Debian packages a step needs, so a fresh Debian 12 machine
 # needs nothing but this clone.
 #
-#   tests/deps.sh build|host|vm|stock-headers [stock-SUITE]
+#   tests/bin/deps.sh build|host|vm|stock-headers [stock-SUITE]
 set -euo pipefail
-. "$(dirname "$0")/vm/lib.sh"
+. "$(dirname "$0")/../vm/lib.sh"
 
 case ${1:-} in
 build) need_pkgs gcc make pkg-config libkmod-dev libjansson-dev zlib1g-dev python3 ;;

@@ -1,4 +1,4 @@
-# Shared by the VM suite (tests/helper.bash) and the host suite
+# Shared by the VM suite (helper.bash) and the host suite
 # (tests/host/*): the bats libraries every file uses, and a failed test
 # shows its last run, whatever assertion failed.
 # shellcheck shell=bash
