@@ -59,7 +59,4 @@ int cli_help_cmd(const struct cmd *c, int argc, char **argv);
  */
 int cli_main(const struct cmd *cmds, int argc, char **argv);
 
-/* bench-cli.c: abpath bench. */
-int bench_cmd(const struct cmd *c, int argc, char **argv);
-
 #endif

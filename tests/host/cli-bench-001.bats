@@ -2,7 +2,7 @@
 # The statistics behind abpath bench, by their C unit tests
 # (userspace/bench/test-statistics.c, checked against scipy's values).
 
-load ../last-run
+load ../suite/last-run
 
 @test "make -C userspace test: the statistics unit tests pass" {
 	run -0 make -s -C "$BATS_TEST_DIRNAME/../../userspace" test

@@ -3,7 +3,7 @@
 # patched kernel or root-only file is needed.
 # shellcheck shell=bash
 
-load ../last-run
+load ../suite/last-run
 
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
