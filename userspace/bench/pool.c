@@ -172,7 +172,7 @@ int pool_host_from_samples(const double *legacy, size_t nl,
  * true log ratio as mu +- t(k-3) * sqrt(tau^2 + se^2).  Host i's y is that
  * plus its own sampling error, so its interval adds v_i: without it, hosts
  * that agree within their noise (tau = 0) would be flagged for that noise
- * alone, nearly half of them at k = 10.
+ * alone, the more of them the more hosts predict it.
  */
 static void flag_outliers(struct pool_host *h, size_t k,
 			  enum pool_scale scale, const struct quantiles *qs,

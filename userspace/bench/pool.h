@@ -25,8 +25,8 @@
 
 /*
  * The HKSJ interval mu +- t(k-1) * sqrt(q / sum(w)) narrows below the
- * usual random-effects interval whenever q < 1, as it is whenever tau^2
- * is estimated as 0; with hosts of unequal noise that is where it
+ * usual random-effects interval whenever q < 1, which it always is when
+ * tau^2 is estimated as 0; with hosts of unequal noise that is where it
  * undercovers (tests/tools/pool-coverage).  So q is floored:
  *  - POOL_HKSJ: q as is (statsmodels' "random effect wls" row with
  *    use_t=True);
@@ -34,8 +34,8 @@
  *    never narrower than the t(k-1) interval on 1 / sum(w);
  *  - POOL_HKSJ_DL_FLOOR: max((z/t)^2, q), z and t the normal and t(k-1)
  *    quantiles: never narrower than the DerSimonian-Laird normal
- *    interval mu +- z / sqrt(sum(w)), the wider of the two as Jackson,
- *    Law, Rücker and Schwarzer (Stat Med 2017) suggest.
+ *    interval mu +- z / sqrt(sum(w)): the wider of the two, a remedy
+ *    Jackson, Law, Rücker and Schwarzer discuss (Stat Med 2017).
  * The floored q is the one behind se, the prediction interval and the
  * leave-one-out flags too.
  */
@@ -48,9 +48,10 @@ enum pool_scale {
 
 /*
  * The one the coverage simulation (tests/tools/pool-coverage) accepts:
- * POOL_HKSJ and POOL_HKSJ_DL_FLOOR cover less than 93% at 5 hosts with
- * tau about one host's standard error; POOL_HKSJ_TRUNCATED covers at least
- * 94% everywhere, at the price of 99.7% and more at 3 hosts that agree.
+ * POOL_HKSJ and POOL_HKSJ_DL_FLOOR cover less than the 93% asked at 5
+ * hosts with tau near one host's standard error; POOL_HKSJ_TRUNCATED
+ * keeps to it everywhere, at the price of covering nearly always when 3
+ * hosts agree (its floor takes t with 2 df).
  */
 #define POOL_SCALE_DEFAULT	POOL_HKSJ_TRUNCATED
 
