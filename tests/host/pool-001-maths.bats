@@ -4,7 +4,7 @@
 # the coverage of its interval by simulation.  make check-full
 # (ABPATH_FULL=1) runs the full simulation, 10,000 sets a cell.
 
-load ../last-run
+load ../suite/last-run
 
 TOP=$BATS_TEST_DIRNAME/../..
 FIXTURES=$BATS_TEST_DIRNAME/fixtures/pool
