@@ -25,6 +25,23 @@
 /* A workload has this long to clean up after SIGTERM before SIGKILL. */
 #define BENCH_KILL_GRACE_S	10
 
+/* Where a workload child's executable is found: fixed at build time, moved by the environment for the host tests and a clone. */
+const char *bench_workload_dir(void)
+{
+	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
+
+	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
+}
+
+int bench_no_workload_dir(void)
+{
+	abpath_error("workload directory %s does not exist; install the "
+		     "workloads (the Debian package, or 'make -C userspace/workloads "
+		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
+		     bench_workload_dir());
+	return 1;
+}
+
 double bench_now(void)
 {
 	struct timespec ts;

@@ -128,22 +128,6 @@ int bench_find_dashdash(int argc, char **argv)
 
 /* ---- workloads --------------------------------------------------------- */
 
-const char *bench_workload_dir(void)
-{
-	const char *dir = getenv("ABPATH_WORKLOAD_DIR");
-
-	return dir && *dir ? dir : ABPATH_WORKLOAD_DIR;
-}
-
-int bench_no_workload_dir(void)
-{
-	abpath_error("workload directory %s does not exist; install the "
-		     "workloads (the Debian package, or 'make -C userspace/workloads "
-		     "install' from a clone) or set ABPATH_WORKLOAD_DIR",
-		     bench_workload_dir());
-	return 1;
-}
-
 /* Which path each built-in workload was written to exercise (docs/design.md). */
 const char *bench_default_path(const char *workload)
 {

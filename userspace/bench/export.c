@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A bench's exports, beside its report: the summary as Markdown (to
- * paste), one CSV row per run (to plot elsewhere), and the JSON of -j,
- * indented for a person.
+ * A bench's result delivered: the report on standard output, then the
+ * plot and the exports beside it: the summary as Markdown (to paste), one
+ * CSV row per run (to plot elsewhere), and the JSON of -j, indented for a
+ * person.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -239,4 +240,45 @@ int bench_export(const char *file, const struct bench *b,
 		return 1;
 	}
 	return 0;
+}
+
+int bench_report(const struct bench *b)
+{
+	struct report r = { 0 };
+	int err, ret = 0;
+
+	err = report_compute(b, &r);
+	if (err) {
+		abpath_error("computing the statistics: %s", strerror(-err));
+		ret = 1;
+		goto out;
+	}
+	if (r.warning[0])
+		abpath_warn("%s", r.warning);
+	if (r.invalid_note[0])
+		abpath_warn("%s", r.invalid_note);
+	out_init(b->o->json);
+	report_emit(b, &r);
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		ret = 1;
+	}
+	if (!ret && b->o->plot)
+		ret = bench_plot(b, &r, b->o->plot);
+	if (!ret && b->o->export_md)
+		ret = bench_export(b->o->export_md, b, &r, EXPORT_MD);
+	if (!ret && b->o->export_csv)
+		ret = bench_export(b->o->export_csv, b, &r, EXPORT_CSV);
+	if (!ret && b->o->export_json)
+		ret = bench_export(b->o->export_json, b, &r, EXPORT_JSON);
+	/* A bench that measured nothing in a mode has no result to give. */
+	if (!ret && !b->incomplete && (!r.m[0].n || !r.m[1].n)) {
+		abpath_error("no valid measured %s run, so nothing to compare: "
+			     "every one was invalid (the report names why)",
+			     bench_mode_name[r.m[0].n ? 1 : 0]);
+		ret = 1;
+	}
+out:
+	report_free(&r);
+	return ret;
 }

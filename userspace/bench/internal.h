@@ -234,11 +234,11 @@ static inline bool bench_is_max_counter(const char *name)
 }
 
 /*
- * report.c: print the result (text or JSON), draw the plot, write the
+ * export.c: print the result (text or JSON), draw the plot, write the
  * exports.
  */
 int bench_report(const struct bench *b);
-/* The result as 'abpath bench -j' prints it, or NULL (message given). */
+/* report.c: the result as 'abpath bench -j' prints it, or NULL (message given). */
 struct json_t *bench_json(const struct bench *b);
 
 /* plot.c: gnuplot for a bench and for a suite. */

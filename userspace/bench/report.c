@@ -175,7 +175,7 @@ static int pair_runs(const struct bench *b, struct report *r)
 	return r->paired_err == -ENOMEM ? -ENOMEM : 0;
 }
 
-static int compute(const struct bench *b, struct report *r)
+int report_compute(const struct bench *b, struct report *r)
 {
 	int err;
 
@@ -456,46 +456,10 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_end();
 }
 
-int bench_report(const struct bench *b)
+void report_free(struct report *r)
 {
-	struct report r = { 0 };
-	int err, ret = 0;
-
-	err = compute(b, &r);
-	if (err) {
-		abpath_error("computing the statistics: %s", strerror(-err));
-		ret = 1;
-		goto out;
-	}
-	if (r.warning[0])
-		abpath_warn("%s", r.warning);
-	if (r.invalid_note[0])
-		abpath_warn("%s", r.invalid_note);
-	out_init(b->o->json);
-	report_emit(b, &r);
-	if (out_flush(stdout)) {
-		abpath_error("writing to standard output: %s", strerror(errno));
-		ret = 1;
-	}
-	if (!ret && b->o->plot)
-		ret = bench_plot(b, &r, b->o->plot);
-	if (!ret && b->o->export_md)
-		ret = bench_export(b->o->export_md, b, &r, EXPORT_MD);
-	if (!ret && b->o->export_csv)
-		ret = bench_export(b->o->export_csv, b, &r, EXPORT_CSV);
-	if (!ret && b->o->export_json)
-		ret = bench_export(b->o->export_json, b, &r, EXPORT_JSON);
-	/* A bench that measured nothing in a mode has no result to give. */
-	if (!ret && !b->incomplete && (!r.m[0].n || !r.m[1].n)) {
-		abpath_error("no valid measured %s run, so nothing to compare: "
-			     "every one was invalid (the report names why)",
-			     bench_mode_name[r.m[0].n ? 1 : 0]);
-		ret = 1;
-	}
-out:
-	free(r.m[0].v);
-	free(r.m[1].v);
-	return ret;
+	free(r->m[0].v);
+	free(r->m[1].v);
 }
 
 json_t *bench_json(const struct bench *b)
@@ -504,7 +468,7 @@ json_t *bench_json(const struct bench *b)
 	json_t *j = NULL;
 	int err;
 
-	err = compute(b, &r);
+	err = report_compute(b, &r);
 	if (err) {
 		abpath_error("computing the statistics: %s", strerror(-err));
 	} else {
@@ -512,7 +476,6 @@ json_t *bench_json(const struct bench *b)
 		report_emit(b, &r);
 		j = out_take();
 	}
-	free(r.m[0].v);
-	free(r.m[1].v);
+	report_free(&r);
 	return j;
 }

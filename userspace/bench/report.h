@@ -34,6 +34,12 @@ struct report {
 };
 
 /*
+ * The statistics of b's valid measured runs into r, which report_free()
+ * releases; 0 or -errno.
+ */
+int report_compute(const struct bench *b, struct report *r);
+void report_free(struct report *r);
+/*
  * How many runs, warm-ups included, did not measure their mode (each
  * sample says why).
  */
