@@ -22,6 +22,13 @@ definition, like is compared with like:
    (pool.c's "hksj").  pool.c's "truncated" max(1, q) is the wider of that
    and the "random effect" interval with use_t=True; its "dl-floor" the
    wider of that and the "random effect" interval with use_t=False.
+ - pool.c's "welch-floor" floors the HKSJ variance at (z/t)^2 times the
+   variance of a weighted mean with weights 1 / (v_i' + tau^2), where
+   v_i' = v_i (t(df_i)/z)^2 and tau^2 is the fit's (from v_i).  That
+   variance is statsmodels' fixed-effect one for the variances
+   v_i' + tau^2 (combine_effects on them), so statsmodels gives it, and
+   the interval is the wider of HKSJ's and mu +- z * its square root.
+   df_i, the Welch-Satterthwaite df of host i, is recomputed here.
  - The prediction interval and the leave-one-out intervals are not in
    statsmodels: they are checked by their formulas on statsmodels' fits.
 """
@@ -66,18 +73,20 @@ def read_fixture(path):
 
 
 def host_effect(legacy, optimized):
-    """y and v of one host: the difference of the mean logs, its Welch SE^2."""
+    """y, v and df of one host: the difference of the mean logs, its Welch
+    SE^2 and Welch-Satterthwaite df."""
     ll, lo = np.log(legacy), np.log(optimized)
     y = ll.mean() - lo.mean()
-    v = ll.var(ddof=1) / len(ll) + lo.var(ddof=1) / len(lo)
-    return y, v
+    a, b = ll.var(ddof=1) / len(ll), lo.var(ddof=1) / len(lo)
+    df = (a + b) ** 2 / (a ** 2 / (len(ll) - 1) + b ** 2 / (len(lo) - 1))
+    return y, a + b, df
 
 
 def wider(a, b):
     return (min(a[0], b[0]), max(a[1], b[1]))
 
 
-def fit(y, v, scale):
+def fit(y, v, df, scale):
     """statsmodels' fit of y, v: mu, tau^2, the interval and se of the mean."""
     res = combine_effects(y, v, method_re="dl", use_t=True, alpha=1 - LEVEL)
     k = len(y)
@@ -99,6 +108,12 @@ def fit(y, v, scale):
     elif scale == "dl-floor":
         ci = wider(hksj, ci_z[0] if fe else ci_z[1])
         var = max(var_hksj, (z / t) ** 2 * var_re)
+    elif scale == "welch-floor":
+        v_t = v * (stats.t.isf((1 - LEVEL) / 2, df) / z) ** 2
+        var_floor = combine_effects(y, v_t + max(res.tau2, 0), method_re="dl").var_eff_w_fe
+        half = max(t * math.sqrt(var_hksj), z * math.sqrt(var_floor))
+        ci = (mu - half, mu + half)
+        var = max(var_hksj, (z / t) ** 2 * var_floor)
     else:
         raise ValueError(scale)
     # The interval is the t(k-1) one on the variance kept: one definition.
@@ -113,13 +128,14 @@ def fit(y, v, scale):
 def expected(hosts, scale):
     names = list(hosts)
     yv = [host_effect(*hosts[n]) for n in names]
-    y = np.array([a for a, _ in yv])
-    v = np.array([b for _, b in yv])
+    y = np.array([a for a, _, _ in yv])
+    v = np.array([b for _, b, _ in yv])
+    df = np.array([c for _, _, c in yv])
     k = len(y)
-    f = fit(y, v, scale)
+    f = fit(y, v, df, scale)
     res = f["res"]
     e = {
-        "y": y, "v": v, "mu": f["mu"], "lo": f["ci"][0], "hi": f["ci"][1],
+        "y": y, "v": v, "df": df, "mu": f["mu"], "lo": f["ci"][0], "hi": f["ci"][1],
         "tau2": f["tau2"], "q": res.q, "se": f["se"], "weight": f["weights"],
         "i2": res.i2 if res.q >= k - 1 else None,
     }
@@ -135,7 +151,7 @@ def expected(hosts, scale):
         lo, hi, out = [], [], []
         for i in range(k):
             keep = np.arange(k) != i
-            g = fit(y[keep], v[keep], scale)
+            g = fit(y[keep], v[keep], df[keep], scale)
             half = t3 * math.sqrt(g["tau2"] + g["se"] ** 2 + v[i])
             lo.append(g["mu"] - half)
             hi.append(g["mu"] + half)
@@ -184,6 +200,7 @@ def main():
         for i, h in enumerate(c["hosts"]):
             cmp("y_i", h["y"], e["y"][i], where)
             cmp("v_i", h["v"], e["v"][i], where)
+            cmp("df_i", h["df"], e["df"][i], where)
             cmp("weight_i", h["weight"], e["weight"][i], where)
             if "loo_lo" in e:
                 cmp("loo_lo", h["loo_lo"], e["loo_lo"][i], where)
