@@ -154,9 +154,9 @@ struct json_t *bench_provenance(void);
 /* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
 char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
 /*
- * "CPU MODEL, cpufreq governor G, clocksource C" and "name=value, ..."
- * of the module's parameters: returns buf, "" when the provenance has
- * none of it (a file from an older abpath).
+ * "CPU MODEL, microcode M, cpufreq governor G, clocksource C" and
+ * "name=value, ..." of the module's parameters: returns buf, "" when the
+ * provenance has none of it (a file from an older abpath).
  */
 char *bench_fmt_machine(char *buf, size_t len, struct json_t *pv);
 char *bench_fmt_params(char *buf, size_t len, struct json_t *pv);
