@@ -2,12 +2,17 @@
 """Check userspace/bench/pool.c against statsmodels, fixture by fixture.
 
     pool-check.py [--test-pool PATH] [--tol T] [FIXTURE...]
+    pool-check.py --expected SCALE FIXTURE
+
 
 Runs test-pool on the fixtures (default: tests/host/fixtures/pool/*.txt)
 and recomputes everything from the same runs with numpy, scipy and
 statsmodels' combine_effects(method_re="dl", use_t=True), for every HKSJ
 scale pool.c has.  Prints the largest absolute difference per quantity and
-exits 1 if one exceeds --tol (default 1e-6).
+exits 1 if one exceeds --tol (default 1e-6).  With --expected, prints
+statsmodels' numbers for FIXTURE under SCALE as one JSON object instead
+(mu, lo, hi, the ratios, tau2, q, i2, pi_lo, pi_hi, sign test, and per host
+name, y, v, df, weight and outlier), for the tests of 'abpath bench --pool'.
 
 Debian's own python3-statsmodels, hence /usr/bin/python3 and not whatever
 python3 comes first in PATH.  Where statsmodels and pool.c differ by
@@ -160,12 +165,32 @@ def expected(hosts, scale):
     return e
 
 
+def print_expected(fixture, scale):
+    hosts = read_fixture(fixture)
+    e = expected(hosts, scale)
+    out = {k: (None if e.get(k) is None else float(e[k]))
+           for k in ("mu", "lo", "hi", "ratio", "ratio_lo", "ratio_hi", "tau2", "q", "i2",
+                     "se", "sign_p", "pi_lo", "pi_hi")}
+    out["k"], out["above"], out["below"] = len(hosts), e["above"], e["below"]
+    out["hosts"] = [{"name": n, "y": float(e["y"][i]), "v": float(e["v"][i]),
+                     "df": float(e["df"][i]), "weight": float(e["weight"][i]),
+                     "outlier": bool(e["outlier"][i]) if "outlier" in e else None}
+                    for i, n in enumerate(hosts)]
+    print(json.dumps(out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--test-pool", default=os.path.join(TOP, "userspace", "bench", "test-pool"))
     ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--expected", metavar="SCALE")
     ap.add_argument("fixtures", nargs="*")
     a = ap.parse_args()
+    if a.expected:
+        if len(a.fixtures) != 1:
+            ap.error("--expected takes one fixture")
+        print_expected(a.fixtures[0], a.expected)
+        return 0
     fixtures = a.fixtures or sorted(glob.glob(os.path.join(TOP, "tests", "host", "fixtures", "pool", "*.txt")))
     out = subprocess.run([a.test_pool] + fixtures, check=True, capture_output=True, text=True).stdout
     worst = {}
