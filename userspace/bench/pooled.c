@@ -333,8 +333,13 @@ static double own_ci(const struct phost *p, int end)
 	       json_number_value(json_array_get(ci, (size_t)end)) : NAN;
 }
 
+/* [lo, hi], or null where there is none (too few hosts). */
 static void emit_range(const char *key, double lo, double hi, int sig)
 {
+	if (!isfinite(lo) && !isfinite(hi)) {
+		out_null(key);
+		return;
+	}
 	out_begin_array(key);
 	out_real(NULL, lo, sig);
 	out_real(NULL, hi, sig);
@@ -360,8 +365,8 @@ static void emit_hosts(const struct pooled *P)
 		out_string("host", p->label);
 		emit_pv(p, "kernel");
 		emit_pv(p, "cpu_model");
-		out_real("n_legacy", own(p, "legacy", "n"), 1);
-		out_real("n_optimized", own(p, "optimized", "n"), 1);
+		out_u64("n_legacy", (uint64_t)own(p, "legacy", "n"));
+		out_u64("n_optimized", (uint64_t)own(p, "optimized", "n"));
 		out_real("ratio", own(p, "ratio", "value"), SIG);
 		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
 		out_real("p", own(p, "mann_whitney", "p"), 2);
@@ -526,12 +531,12 @@ static int write_markdown(FILE *f, const void *ctx)
 	}
 	st_fmt_p(p, sizeof(p), r->sign_p);
 	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ); "
-		"between hosts tau %s (a factor %s), I² %s, Q %s on %d df; ",
+		"between hosts tau %s (a factor %s), I² %s%%, Q %s on %d df; ",
 		report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio,
 				    r->mean.ratio_lo, r->mean.ratio_hi),
 		out_fmt_sig(x[0], sizeof(x[0]), r->tau, 3),
 		out_fmt_sig(x[1], sizeof(x[1]), r->tau_factor, 3),
-		out_fmt_sig(x[2], sizeof(x[2]), r->i2, 2),
+		out_fmt_sig(x[2], sizeof(x[2]), 100 * r->i2, 2),
 		out_fmt_sig(x[3], sizeof(x[3]), r->q, 3), P->k - 1);
 	if (P->k >= 3)
 		fprintf(f, "a new host's ratio: 95%% prediction interval "
