@@ -449,6 +449,38 @@ int ctl_cpu_model(char *buf, size_t len)
 	return err;
 }
 
+int ctl_cpu_microcode(char *buf, size_t len)
+{
+	char file[4096], line[512], *v, *seen;
+	size_t used = 0, n;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/cpuinfo", ctl_proc());
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "microcode", 9) || !(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		n = strlen(v);
+		/* Once each: a list of the CPUs that differ, not of the CPUs. */
+		for (seen = buf; *v && (seen = strstr(seen, v)); seen += n)
+			if ((seen == buf || seen[-1] == ',') &&
+			    (seen[n] == ',' || !seen[n]))
+				break;
+		if (!*v || seen || used + n + 2 > len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", v);
+	}
+	fclose(f);
+	return 0;
+}
+
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len)
 {
 	char rel[128];

@@ -88,6 +88,12 @@ bool ctl_module_listed(void);
 
 /* The machine, for a result's provenance; each returns 0 or -errno. */
 int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
+/*
+ * The CPUs' "microcode" revisions, each once, comma-separated in the
+ * order the CPUs list them ("0x5003604"); "" when cpuinfo has none (an
+ * arm64 machine, some VMs).
+ */
+int ctl_cpu_microcode(char *buf, size_t len);
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
 int ctl_clocksource(char *buf, size_t len);
 

@@ -2,12 +2,17 @@
 """Check userspace/bench/pool.c against statsmodels, fixture by fixture.
 
     pool-check.py [--test-pool PATH] [--tol T] [FIXTURE...]
+    pool-check.py --expected SCALE FIXTURE
+
 
 Runs test-pool on the fixtures (default: tests/host/fixtures/pool/*.txt)
 and recomputes everything from the same runs with numpy, scipy and
 statsmodels' combine_effects(method_re="dl", use_t=True), for every HKSJ
 scale pool.c has.  Prints the largest absolute difference per quantity and
-exits 1 if one exceeds --tol (default 1e-6).
+exits 1 if one exceeds --tol (default 1e-6).  With --expected, prints
+statsmodels' numbers for FIXTURE under SCALE as one JSON object instead
+(mu, lo, hi, the ratios, tau2, q, i2, pi_lo, pi_hi, sign test, and per host
+name, y, v, df, weight and outlier), for the tests of 'abpath bench --pool'.
 
 Debian's own python3-statsmodels, hence /usr/bin/python3 and not whatever
 python3 comes first in PATH.  Where statsmodels and pool.c differ by
@@ -22,6 +27,13 @@ definition, like is compared with like:
    (pool.c's "hksj").  pool.c's "truncated" max(1, q) is the wider of that
    and the "random effect" interval with use_t=True; its "dl-floor" the
    wider of that and the "random effect" interval with use_t=False.
+ - pool.c's "welch-floor" floors the HKSJ variance at (z/t)^2 times the
+   variance of a weighted mean with weights 1 / (v_i' + tau^2), where
+   v_i' = v_i (t(df_i)/z)^2 and tau^2 is the fit's (from v_i).  That
+   variance is statsmodels' fixed-effect one for the variances
+   v_i' + tau^2 (combine_effects on them), so statsmodels gives it, and
+   the interval is the wider of HKSJ's and mu +- z * its square root.
+   df_i, the Welch-Satterthwaite df of host i, is recomputed here.
  - The prediction interval and the leave-one-out intervals are not in
    statsmodels: they are checked by their formulas on statsmodels' fits.
 """
@@ -66,18 +78,20 @@ def read_fixture(path):
 
 
 def host_effect(legacy, optimized):
-    """y and v of one host: the difference of the mean logs, its Welch SE^2."""
+    """y, v and df of one host: the difference of the mean logs, its Welch
+    SE^2 and Welch-Satterthwaite df."""
     ll, lo = np.log(legacy), np.log(optimized)
     y = ll.mean() - lo.mean()
-    v = ll.var(ddof=1) / len(ll) + lo.var(ddof=1) / len(lo)
-    return y, v
+    a, b = ll.var(ddof=1) / len(ll), lo.var(ddof=1) / len(lo)
+    df = (a + b) ** 2 / (a ** 2 / (len(ll) - 1) + b ** 2 / (len(lo) - 1))
+    return y, a + b, df
 
 
 def wider(a, b):
     return (min(a[0], b[0]), max(a[1], b[1]))
 
 
-def fit(y, v, scale):
+def fit(y, v, df, scale):
     """statsmodels' fit of y, v: mu, tau^2, the interval and se of the mean."""
     res = combine_effects(y, v, method_re="dl", use_t=True, alpha=1 - LEVEL)
     k = len(y)
@@ -99,6 +113,12 @@ def fit(y, v, scale):
     elif scale == "dl-floor":
         ci = wider(hksj, ci_z[0] if fe else ci_z[1])
         var = max(var_hksj, (z / t) ** 2 * var_re)
+    elif scale == "welch-floor":
+        v_t = v * (stats.t.isf((1 - LEVEL) / 2, df) / z) ** 2
+        var_floor = combine_effects(y, v_t + max(res.tau2, 0), method_re="dl").var_eff_w_fe
+        half = max(t * math.sqrt(var_hksj), z * math.sqrt(var_floor))
+        ci = (mu - half, mu + half)
+        var = max(var_hksj, (z / t) ** 2 * var_floor)
     else:
         raise ValueError(scale)
     # The interval is the t(k-1) one on the variance kept: one definition.
@@ -113,13 +133,14 @@ def fit(y, v, scale):
 def expected(hosts, scale):
     names = list(hosts)
     yv = [host_effect(*hosts[n]) for n in names]
-    y = np.array([a for a, _ in yv])
-    v = np.array([b for _, b in yv])
+    y = np.array([a for a, _, _ in yv])
+    v = np.array([b for _, b, _ in yv])
+    df = np.array([c for _, _, c in yv])
     k = len(y)
-    f = fit(y, v, scale)
+    f = fit(y, v, df, scale)
     res = f["res"]
     e = {
-        "y": y, "v": v, "mu": f["mu"], "lo": f["ci"][0], "hi": f["ci"][1],
+        "y": y, "v": v, "df": df, "mu": f["mu"], "lo": f["ci"][0], "hi": f["ci"][1],
         "tau2": f["tau2"], "q": res.q, "se": f["se"], "weight": f["weights"],
         "i2": res.i2 if res.q >= k - 1 else None,
     }
@@ -135,7 +156,7 @@ def expected(hosts, scale):
         lo, hi, out = [], [], []
         for i in range(k):
             keep = np.arange(k) != i
-            g = fit(y[keep], v[keep], scale)
+            g = fit(y[keep], v[keep], df[keep], scale)
             half = t3 * math.sqrt(g["tau2"] + g["se"] ** 2 + v[i])
             lo.append(g["mu"] - half)
             hi.append(g["mu"] + half)
@@ -144,12 +165,32 @@ def expected(hosts, scale):
     return e
 
 
+def print_expected(fixture, scale):
+    hosts = read_fixture(fixture)
+    e = expected(hosts, scale)
+    out = {k: (None if e.get(k) is None else float(e[k]))
+           for k in ("mu", "lo", "hi", "ratio", "ratio_lo", "ratio_hi", "tau2", "q", "i2",
+                     "se", "sign_p", "pi_lo", "pi_hi")}
+    out["k"], out["above"], out["below"] = len(hosts), e["above"], e["below"]
+    out["hosts"] = [{"name": n, "y": float(e["y"][i]), "v": float(e["v"][i]),
+                     "df": float(e["df"][i]), "weight": float(e["weight"][i]),
+                     "outlier": bool(e["outlier"][i]) if "outlier" in e else None}
+                    for i, n in enumerate(hosts)]
+    print(json.dumps(out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--test-pool", default=os.path.join(TOP, "userspace", "bench", "test-pool"))
     ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--expected", metavar="SCALE")
     ap.add_argument("fixtures", nargs="*")
     a = ap.parse_args()
+    if a.expected:
+        if len(a.fixtures) != 1:
+            ap.error("--expected takes one fixture")
+        print_expected(a.fixtures[0], a.expected)
+        return 0
     fixtures = a.fixtures or sorted(glob.glob(os.path.join(TOP, "tests", "host", "fixtures", "pool", "*.txt")))
     out = subprocess.run([a.test_pool] + fixtures, check=True, capture_output=True, text=True).stdout
     worst = {}
@@ -184,6 +225,7 @@ def main():
         for i, h in enumerate(c["hosts"]):
             cmp("y_i", h["y"], e["y"][i], where)
             cmp("v_i", h["v"], e["v"][i], where)
+            cmp("df_i", h["df"], e["df"][i], where)
             cmp("weight_i", h["weight"], e["weight"][i], where)
             if "loo_lo" in e:
                 cmp("loo_lo", h["loo_lo"], e["loo_lo"][i], where)

@@ -43,6 +43,7 @@ static const struct {
 	{ "ignore-failure", 'i', false, true },
 	{ "help", 'h', false, true },
 	{ "from", 'F', true, false },
+	{ "pool", 'G', false, false },
 	{ "suite", 'S', true, false },
 	{ "quick", 'Q', false, false },
 	{ "out", 'O', true, false },
@@ -156,6 +157,9 @@ const char bench_synopsis[] =
 	"       abpath bench --path P [OPTIONS] -- COMMAND [ARGS]\n"
 	"       abpath bench --from FILE [-j] [--plot FILE]\n"
 	"       abpath bench --from FILE --from FILE ...\n"
+	"       abpath bench --pool --from [LABEL=]FILE --from [LABEL=]FILE ... "
+	"[-j]\n"
+	"                    [--export-markdown FILE]\n"
 	"       abpath bench --suite history [--quick] [--runs N] [--out DIR] "
 	"[-j] [--plot FILE]";
 
@@ -189,6 +193,15 @@ const char bench_help[] =
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
 	"                   experiment, a legacy/optimized column for each\n"
+	"      --pool       pool one bench's results from 2 to 64 hosts, a\n"
+	"                   --from each, named by the file's name without\n"
+	"                   .json or by LABEL (--from LABEL=FILE): per host\n"
+	"                   its ratio, CI and p; over the hosts the random-\n"
+	"                   effects mean ratio with its 95% CI (HKSJ), tau,\n"
+	"                   I^2, a new host's 95% prediction interval (3+\n"
+	"                   hosts), a sign test, and the hosts the others do\n"
+	"                   not predict (4+ hosts); -j and --export-markdown\n"
+	"                   too\n"
 	"      --suite history  the historical experiments, each a sweep of\n"
 	"                   one workload over one parameter: Markdown tables\n"
 	"                   on stdout\n"
@@ -221,6 +234,9 @@ static bool bench_form_option(struct bench_opts *o, int opt, char *arg)
 		if (o->nfrom < BENCH_MAX_FROM)
 			o->from[o->nfrom] = arg;
 		o->nfrom++;
+		return true;
+	case 'G':
+		o->pool = true;
 		return true;
 	case 'S':
 		o->suite = arg;
@@ -275,6 +291,11 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 {
 	static char msg[256];
 
+	if (o->pool && !o->nfrom)
+		return "--pool pools saved results: give each host's with "
+		       "--from FILE";
+	if (o->pool && o->suite)
+		return "--pool pools saved results: not with --suite";
 	if (o->nfrom && o->suite)
 		return "--from and --suite do not go together";
 	if ((o->quick || o->out) && !o->suite)
@@ -288,16 +309,24 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 		return "--path does not apply to --from or --suite";
 	if (o->nfrom && (o->runs_given || o->warmup_given))
 		return "--runs and --warmup do not apply to --from";
-	if (o->nfrom > BENCH_MAX_FROM) {
-		snprintf(msg, sizeof(msg), "at most %d --from files",
-			 BENCH_MAX_FROM);
+	if (o->nfrom > (o->pool ? BENCH_MAX_FROM : BENCH_MAX_ACROSS)) {
+		snprintf(msg, sizeof(msg), "at most %d --from files%s",
+			 o->pool ? BENCH_MAX_FROM : BENCH_MAX_ACROSS,
+			 o->pool ? " (hosts) to pool" : " side by side");
 		return msg;
 	}
+	if (o->pool && o->nfrom < 2)
+		return "--pool needs results from two hosts or more: a --from "
+		       "FILE for each";
+	if (o->pool && (o->plot || o->export_csv || o->export_json))
+		return "--pool writes text, JSON (-j) or Markdown "
+		       "(--export-markdown): not --plot, --export-csv or "
+		       "--export-json";
 	if (o->show_output || o->ignore_failure)
 		return "--show-output and --ignore-failure go with a command "
 		       "(-- COMMAND)";
-	if (o->nfrom > 1 && (o->json || o->plot || o->export_md ||
-			     o->export_csv || o->export_json))
+	if (o->nfrom > 1 && !o->pool && (o->json || o->plot || o->export_md ||
+					 o->export_csv || o->export_json))
 		return "-j, --plot and the exports take one --from file; "
 		       "several make one Markdown table per experiment";
 	for (int i = 0; i < o->nfrom && i < BENCH_MAX_FROM; i++)
@@ -442,10 +471,12 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	msg = bench_check_values(&o);
 	if (msg)
 		return cli_usage_error(c, "%s", msg);
-	if (o.nfrom || o.suite || o.quick || o.out) {
+	if (o.nfrom || o.suite || o.quick || o.out || o.pool) {
 		msg = bench_check_forms(&o, split - rest, split < argc);
 		if (msg)
 			return cli_usage_error(c, "%s", msg);
+		if (o.pool)
+			return bench_pool(&o);
 		return o.nfrom ? bench_from(&o) : bench_suite(&o);
 	}
 	if (split - rest > 1)

@@ -3,7 +3,8 @@
  * A bench's result delivered: the report on standard output, then the
  * plot and the exports beside it: the summary as Markdown (to paste), one
  * CSV row per run (to plot elsewhere), and the JSON of -j, indented for a
- * person.
+ * person; and the writing of a file or of standard output that a pooled
+ * report's Markdown (pooled.c) goes through too.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -31,7 +32,7 @@ static void csv_field(FILE *f, const char *s)
 }
 
 /* Markdown escapes only what would break a table cell. */
-static void md_cell(FILE *f, const char *s)
+void md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -211,28 +212,18 @@ static int write_json(FILE *f, const struct bench *b, const struct report *r)
 	return ret;
 }
 
-int bench_export(const char *file, const struct bench *b,
-		 const struct report *r, enum export_kind kind)
+int export_to(const char *file, int (*write)(FILE *f, const void *ctx),
+	      const void *ctx)
 {
 	bool std = !strcmp(file, "-");
 	FILE *f = std ? stdout : fopen(file, "w");
-	int bad = 0;
+	int bad;
 
 	if (!f) {
 		abpath_error("cannot write %s: %s", file, strerror(errno));
 		return 1;
 	}
-	switch (kind) {
-	case EXPORT_CSV:
-		write_csv(f, b);
-		break;
-	case EXPORT_JSON:
-		bad = write_json(f, b, r);
-		break;
-	case EXPORT_MD:
-		write_markdown(f, b, r);
-		break;
-	}
+	bad = write(f, ctx);
 	bad |= std ? fflush(f) == EOF || ferror(f) : ferror(f) | fclose(f);
 	if (bad) {
 		abpath_error("writing %s: %s", std ? "standard output" : file,
@@ -240,6 +231,37 @@ int bench_export(const char *file, const struct bench *b,
 		return 1;
 	}
 	return 0;
+}
+
+struct export_ctx {
+	const struct bench *b;
+	const struct report *r;
+	enum export_kind kind;
+};
+
+static int write_export(FILE *f, const void *ctx)
+{
+	const struct export_ctx *x = ctx;
+
+	switch (x->kind) {
+	case EXPORT_CSV:
+		write_csv(f, x->b);
+		break;
+	case EXPORT_JSON:
+		return write_json(f, x->b, x->r);
+	case EXPORT_MD:
+		write_markdown(f, x->b, x->r);
+		break;
+	}
+	return 0;
+}
+
+int bench_export(const char *file, const struct bench *b,
+		 const struct report *r, enum export_kind kind)
+{
+	struct export_ctx x = { b, r, kind };
+
+	return export_to(file, write_export, &x);
 }
 
 int bench_report(const struct bench *b)

@@ -34,8 +34,6 @@ static int bad(const char *what, const char *why)
 	return 1;
 }
 
-
-
 /*
  * 0 if j is of a schema this abpath reads, else 1 after the error.  A
  * file without "schema" is version 1: its runs are the same, only its
@@ -240,8 +238,7 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 }
 
 
-/* The JSON object in @file ("-": standard input), or NULL after the error. */
-static json_t *load(const char *file, const char **what)
+json_t *bench_from_file(const char *file, const char **what)
 {
 	bool in = !strcmp(file, "-");
 	json_error_t err;
@@ -278,13 +275,13 @@ static json_t *load(const char *file, const char **what)
  */
 static int from_several(const struct bench_opts *o)
 {
-	json_t *h[BENCH_MAX_FROM] = { NULL }, *j, *e;
-	const char *names[BENCH_MAX_FROM];
+	json_t *h[BENCH_MAX_ACROSS] = { NULL }, *j, *e;
+	const char *names[BENCH_MAX_ACROSS];
 	int ret = 0, n;
 	size_t i;
 
 	for (n = 0; !ret && n < o->nfrom; n++) {
-		j = load(o->from[n], &names[n]);
+		j = bench_from_file(o->from[n], &names[n]);
 		if (!j) {
 			ret = 1;
 			break;
@@ -330,7 +327,7 @@ int bench_from(const struct bench_opts *o)
 	}
 	if (o->nfrom > 1)
 		return from_several(o);
-	j = load(o->from[0], &what);
+	j = bench_from_file(o->from[0], &what);
 	if (!j)
 		return 1;
 	if (json_object_get(j, "samples"))

@@ -27,7 +27,9 @@
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
 
-#define BENCH_MAX_FROM		8
+/* --from files: up to 8 suite results side by side, 64 hosts to pool. */
+#define BENCH_MAX_FROM		64
+#define BENCH_MAX_ACROSS	8
 
 #define SUITE_DEFAULT_RUNS	4
 #define SUITE_QUICK_RUNS	2
@@ -67,6 +69,8 @@ struct bench_opts {
 	 */
 	const char *from[BENCH_MAX_FROM];
 	int nfrom;
+	/* --pool: the --from files are one bench's results from as many hosts. */
+	bool pool;
 	const char *suite;	/* --suite NAME */
 	const char *out;	/* --out DIR (suite) */
 	bool quick;		/* --quick (suite) */
@@ -154,9 +158,9 @@ struct json_t *bench_provenance(void);
 /* "kernel K, N CPUs, host H, TIME, abpath V": returns buf. */
 char *bench_fmt_provenance(char *buf, size_t len, struct json_t *pv);
 /*
- * "CPU MODEL, cpufreq governor G, clocksource C" and "name=value, ..."
- * of the module's parameters: returns buf, "" when the provenance has
- * none of it (a file from an older abpath).
+ * "CPU MODEL, microcode M, cpufreq governor G, clocksource C" and
+ * "name=value, ..." of the module's parameters: returns buf, "" when the
+ * provenance has none of it (a file from an older abpath).
  */
 char *bench_fmt_machine(char *buf, size_t len, struct json_t *pv);
 char *bench_fmt_params(char *buf, size_t len, struct json_t *pv);
@@ -268,9 +272,21 @@ void bench_gp_quote(FILE *f, const char *s);
  * --from FILE --from FILE ... (suite results: one table across them).
  */
 int bench_from(const struct bench_opts *o);
+/*
+ * The JSON object in @file ("-": standard input), a bench's or a suite's
+ * result of a schema this abpath reads, or NULL after the error; @what
+ * is set to what the messages call it.
+ */
+struct json_t *bench_from_file(const char *file, const char **what);
 /* Fill b and o from a bench JSON object (borrowed: keep j alive). */
 int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
+
+/*
+ * pooled.c: abpath bench --pool --from FILE --from FILE ...: one bench's
+ * results from several hosts, pooled (pool.h).
+ */
+int bench_pool(const struct bench_opts *o);
 
 /* suite.c: abpath bench --suite NAME. */
 int bench_suite(const struct bench_opts *o);

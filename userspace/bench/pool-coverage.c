@@ -37,6 +37,7 @@ static const char *const scale_name[POOL_SCALES] = {
 	[POOL_HKSJ] = "hksj",
 	[POOL_HKSJ_TRUNCATED] = "truncated",
 	[POOL_HKSJ_DL_FLOOR] = "dl-floor",
+	[POOL_HKSJ_WELCH_FLOOR] = "welch-floor",
 };
 
 struct cell {
@@ -107,7 +108,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: pool-coverage [--sets N] [--seed S] [--min C] [--max C]\n"
 		   "                     [--max-from K] [--noise LO,HI]\n"
-		   "                     [--scale hksj|truncated|dl-floor]\n"
+		   "                     [--scale hksj|truncated|dl-floor|welch-floor]\n"
 		   "The coverage and median width (log scale) of the pooled 95%% interval\n"
 		   "per number of hosts k and tau (in typical host SEs), for each HKSJ\n"
 		   "scale; exit 1 if the coverage of --scale is below --min in a cell,\n"

@@ -43,6 +43,28 @@ static double normal_quantile(double p)
 	return (lo + hi) / 2;
 }
 
+/*
+ * t's quantile at p > 1/2 by Newton's method from the Cornish-Fisher
+ * start: the hosts' quantiles, which the coverage simulation asks for
+ * millions of times, st_t_quantile()'s bisection being too slow for
+ * that.  t's cdf is concave above 0, so the steps climb to the root from
+ * below; bisection is the fallback.
+ */
+static double t_quantile(double p, double df, double z)
+{
+	double x = z + (z * z * z + z) / (4 * df), step;
+	double c = lgamma((df + 1) / 2) - lgamma(df / 2) - log(df * M_PI) / 2;
+
+	for (int i = 0; i < 40; i++) {
+		step = (st_t_cdf(x, df) - p) /
+		       exp(c - (df + 1) / 2 * log1p(x * x / df));
+		x -= step;
+		if (fabs(step) <= 1e-13 * x)
+			return x;
+	}
+	return st_t_quantile(p, df);
+}
+
 static void quantiles(size_t k, double level, struct quantiles *qs)
 {
 	double p = 1 - (1 - level) / 2;
@@ -53,17 +75,24 @@ static void quantiles(size_t k, double level, struct quantiles *qs)
 				      : NAN;
 }
 
-/* The floor of the HKSJ scale q (pool.h) with t the fit's t(k-1). */
-static double scale_floor(enum pool_scale scale, double z, double t)
+/*
+ * The floor of the HKSJ variance (pool.h): (z/t)^2 / sum(1 / (u_i + tau^2))
+ * with u_i = v_i, or v_t for POOL_HKSJ_WELCH_FLOOR; 1 / sum(w) for the
+ * truncated q; 0 for plain HKSJ.  t is the fit's t(k-1).
+ */
+static double floor_var(const struct pool_host *h, size_t k, size_t skip,
+			double tau2, enum pool_scale scale, double z, double t)
 {
-	switch (scale) {
-	case POOL_HKSJ_TRUNCATED:
-		return 1;
-	case POOL_HKSJ_DL_FLOOR:
-		return (z / t) * (z / t);
-	default:
+	double s = 0;
+
+	if (scale == POOL_HKSJ)
 		return 0;
-	}
+	for (size_t i = 0; i < k; i++)
+		if (i != skip)
+			s += 1 / ((scale == POOL_HKSJ_WELCH_FLOOR ? h[i].v_t
+								  : h[i].v) +
+				  tau2);
+	return (scale == POOL_HKSJ_TRUNCATED ? 1 : (z / t) * (z / t)) / s;
 }
 
 /*
@@ -73,7 +102,7 @@ static double scale_floor(enum pool_scale scale, double z, double t)
  * ratios agree to many digits, as on quiet hosts.
  */
 static void fit(const struct pool_host *h, size_t k, size_t skip,
-		double q_min, struct fit *f)
+		enum pool_scale scale, double z, double t, struct fit *f)
 {
 	double w, sw = 0, sw2 = 0, swy = 0, mu_fe, c, ss = 0;
 
@@ -110,7 +139,9 @@ static void fit(const struct pool_host *h, size_t k, size_t skip,
 			ss += (h[i].y - f->mu) * (h[i].y - f->mu) /
 			      (h[i].v + f->tau2);
 	f->hksj_q = f->k > 1 ? ss / (double)(f->k - 1) : NAN;
-	f->se2 = fmax(q_min, f->hksj_q) / sw;
+	f->se2 = f->k > 1 ? fmax(f->hksj_q / sw, floor_var(h, k, skip, f->tau2,
+							   scale, z, t))
+			  : NAN;
 }
 
 static void set_interval(struct pool_interval *iv, double est, double half)
@@ -139,7 +170,7 @@ int pool_host_from_samples(const double *legacy, size_t nl,
 {
 	const double *x[2] = { legacy, optimized };
 	size_t n[2] = { nl, no };
-	double *lg, mean[2], var[2];
+	double *lg, mean[2], var[2], df;
 
 	if (nl < 2 || no < 2)
 		return -EINVAL;
@@ -159,10 +190,15 @@ int pool_host_from_samples(const double *legacy, size_t nl,
 		var[m] = st_sd(lg, n[m]) * st_sd(lg, n[m]) / (double)n[m];
 	}
 	free(lg);
+	/* Welch-Satterthwaite, as st_ratio_welch() has it. */
+	df = (var[0] + var[1]) * (var[0] + var[1]) /
+	     (var[0] * var[0] / (double)(nl - 1) +
+	      var[1] * var[1] / (double)(no - 1));
 	*h = (struct pool_host){
 		.y = mean[0] - mean[1],
 		.v = var[0] + var[1],
-		.weight = NAN, .loo_lo = NAN, .loo_hi = NAN,
+		.df = isfinite(df) ? df : 0,
+		.weight = NAN, .v_t = NAN, .loo_lo = NAN, .loo_hi = NAN,
 	};
 	return h->v > 0 ? 0 : -EDOM;
 }
@@ -178,11 +214,11 @@ static void flag_outliers(struct pool_host *h, size_t k,
 			  enum pool_scale scale, const struct quantiles *qs,
 			  struct pool_result *r)
 {
-	double q_min = scale_floor(scale, qs->z, qs->t[1]), half;
 	struct fit f;
+	double half;
 
 	for (size_t i = 0; i < k; i++) {
-		fit(h, k, i, q_min, &f);
+		fit(h, k, i, scale, qs->z, qs->t[1], &f);
 		half = qs->t[2] * sqrt(f.tau2 + f.se2 + h[i].v);
 		h[i].loo_lo = f.mu - half;
 		h[i].loo_hi = f.mu + half;
@@ -201,11 +237,19 @@ int pool_combine(struct pool_host *h, size_t k, double level,
 	if (!k || !(level > 0 && level < 1) || scale >= POOL_SCALES)
 		return -EINVAL;
 	for (size_t i = 0; i < k; i++)
-		if (!isfinite(h[i].y) || !(h[i].v > 0 && isfinite(h[i].v)))
+		if (!isfinite(h[i].y) || !(h[i].v > 0 && isfinite(h[i].v)) ||
+		    !(h[i].df >= 0))
 			return -EDOM;
 	*r = (struct pool_result){ .k = k, .scale = scale, .df = (double)k - 1 };
 	quantiles(k, level, &qs);
-	fit(h, k, k, k > 1 ? scale_floor(scale, qs.z, qs.t[0]) : 0, &f);
+	for (size_t i = 0; i < k; i++) {
+		double t = h[i].df > 0 && isfinite(h[i].df) ?
+			   t_quantile(1 - (1 - level) / 2, h[i].df, qs.z) :
+			   qs.z;
+
+		h[i].v_t = h[i].v * (t / qs.z) * (t / qs.z);
+	}
+	fit(h, k, k, scale, qs.z, qs.t[0], &f);
 	r->tau2 = f.tau2;
 	r->tau = sqrt(f.tau2);
 	r->tau_factor = exp(r->tau);

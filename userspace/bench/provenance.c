@@ -45,6 +45,20 @@ static json_t *cpu_model(void)
 }
 
 /*
+ * The microcode revisions: a fleet's hosts of one CPU model may differ
+ * by them, and mitigations in microcode change what a path costs.
+ * "none" when cpuinfo shows none; left out when cpuinfo is unreadable.
+ */
+static json_t *cpu_microcode(void)
+{
+	char rev[512];
+
+	if (ctl_cpu_microcode(rev, sizeof(rev)))
+		return NULL;
+	return json_string(*rev ? rev : "none");
+}
+
+/*
  * Every CPU's cpufreq governor, once each ("performance", or
  * "ondemand,performance" when they differ); "none" without cpufreq
  * (a VM, or a kernel without it), where the clock cannot change.
@@ -113,7 +127,7 @@ json_t *bench_provenance(void)
 	 * result.
 	 */
 	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:O?, s:o?, s:I, s:o?, "
-			 "s:o?, s:s?, s:s, s:s}",
+			 "s:o?, s:o?, s:s?, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
@@ -123,6 +137,7 @@ json_t *bench_provenance(void)
 			 "module_parameters", params,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "cpu_model", cpu_model(),
+			 "microcode", cpu_microcode(),
 			 "cpufreq_governor", cpufreq_governors(),
 			 "clocksource", have_clock ? clocksource : NULL,
 			 "host", u.nodename, "time", when);
@@ -146,11 +161,13 @@ char *bench_fmt_machine(char *buf, size_t len, json_t *pv)
 	const char *gov = json_string_value(json_object_get(pv,
 							    "cpufreq_governor"));
 	const char *clock = json_string_value(json_object_get(pv, "clocksource"));
+	const char *ucode = json_string_value(json_object_get(pv, "microcode"));
 
 	buf[0] = '\0';
 	if (model || gov || clock)
-		snprintf(buf, len, "CPU %s, cpufreq governor %s, clocksource %s",
-			 model ?: "?", gov ?: "?", clock ?: "?");
+		snprintf(buf, len, "CPU %s, microcode %s, cpufreq governor %s, "
+			 "clocksource %s", model ?: "?", ucode ?: "-", gov ?: "?",
+			 clock ?: "?");
 	return buf;
 }
 

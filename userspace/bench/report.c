@@ -29,7 +29,7 @@ int report_invalid_runs(const struct bench *b)
 }
 
 /* Time-like metrics read better as slower/faster, others as worse/better. */
-static bool speed_words(const char *unit, bool lower_is_better)
+bool report_speed_words(const char *unit, bool lower_is_better)
 {
 	static const char *const times[] = { "s", "ms", "us", "ns", "µs" };
 
@@ -68,7 +68,8 @@ static void verdict(const struct bench *b, struct report *r)
 	const struct st_ratio *q = &r->ratio;
 	size_t n0 = r->m[0].n, n1 = r->m[1].n;
 	char p[32], f[96], pm[32], lo[32], hi[32];
-	bool legacy_worse, speed = speed_words(b->unit, b->lower_is_better);
+	bool legacy_worse, speed = report_speed_words(b->unit,
+						      b->lower_is_better);
 	bool by_rank, by_ci;
 	double factor, flo, fhi;
 

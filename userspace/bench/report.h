@@ -44,6 +44,11 @@ void report_free(struct report *r);
  * sample says why).
  */
 int report_invalid_runs(const struct bench *b);
+/*
+ * Whether the metric's worse side reads as "slower" (a time, or a
+ * throughput) rather than "worse".
+ */
+bool report_speed_words(const char *unit, bool lower_is_better);
 /* "2.11 (95% CI 1.90–2.34)", or without the CI when there is none. */
 const char *report_fmt_ratio_ci(char *buf, size_t len, double v, double lo,
 				double hi);
@@ -65,5 +70,13 @@ enum export_kind { EXPORT_MD, EXPORT_CSV, EXPORT_JSON };
 /* 0, or 1 after a message. */
 int bench_export(const char *file, const struct bench *b,
 		 const struct report *r, enum export_kind kind);
+/*
+ * What write() (0, or non-zero after a failed write) prints, to @file
+ * ("-": standard output, after the report): 0, or 1 after a message.
+ */
+int export_to(const char *file, int (*write)(FILE *f, const void *ctx),
+	      const void *ctx);
+/* s in a Markdown table's cell: a '|' escaped, a newline a space. */
+void md_cell(FILE *f, const char *s);
 
 #endif

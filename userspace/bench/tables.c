@@ -280,7 +280,7 @@ static int print_across(FILE *f, const char *id, json_t *const *histories,
 			const char *const *names, char (*labels)[256], int n)
 {
 	const struct suite_exp *e = suite_find_exp(id);
-	json_t *exps[BENCH_MAX_FROM], *any = NULL, *pt, *runs;
+	json_t *exps[BENCH_MAX_ACROSS], *any = NULL, *pt, *runs;
 	struct across_point pts[ACROSS_MAX_POINTS];
 	const struct suite_col *c;
 	char buf[1024];
@@ -366,14 +366,14 @@ static int print_across(FILE *f, const char *id, json_t *const *histories,
 int suite_print_across(FILE *f, json_t *const *histories,
 		       const char *const *names, int n)
 {
-	char labels[BENCH_MAX_FROM][256];
+	char labels[BENCH_MAX_ACROSS][256];
 	const char *ids[64];
 	int nids = 0, err;
 	json_t *exp;
 	size_t i;
 
 	/* Two results that recorded the same are told apart by position. */
-	for (int r = 0; r < n && r < BENCH_MAX_FROM; r++) {
+	for (int r = 0; r < n && r < BENCH_MAX_ACROSS; r++) {
 		/* Room for the " #N". */
 		result_label(labels[r], sizeof(labels[r]) - 8, histories[r],
 			     names[r]);

@@ -63,6 +63,7 @@ static void test_host(void)
 	static const double y[] = { 1.02, 0.97, 1.10, 0.99 };
 	static const double same[] = { 1.5, 1.5, 1.5 }, bad[] = { 1, 0, 2 };
 	struct pool_host h;
+	struct pool_result pr;
 	struct st_ratio r;
 	double t;
 
@@ -74,6 +75,11 @@ static void test_host(void)
 	t = st_t_quantile(0.975, r.df);
 	near("v is the square of the Welch interval's SE", h.v,
 	     pow((log(r.hi) - log(r.lo)) / (2 * t), 2), 1e-10);
+	near("df is the Welch interval's", h.df, r.df, 1e-12);
+	check(pool_combine(&h, 1, 0.95, POOL_HKSJ_WELCH_FLOOR, &pr) == 0,
+	      "one host pools");
+	near("v_t is v in the units of t(df)", h.v_t,
+	     h.v * pow(t / 1.959963984540054, 2), 1e-12);
 	check(pool_host_from_samples(x, 1, y, N(y), &h) == -EINVAL,
 	      "one legacy run is refused");
 	check(pool_host_from_samples(x, N(x), bad, N(bad), &h) == -EDOM,
@@ -143,6 +149,20 @@ static void test_homogeneous(void)
 	pool_combine(h, 3, 0.95, POOL_HKSJ_DL_FLOOR, &r);
 	near("agreeing hosts: DL floor is the normal interval", r.mean.hi,
 	     0.01 + z * sqrt(1.0 / 300), 1e-12);
+	pool_combine(h, 3, 0.95, POOL_HKSJ_WELCH_FLOOR, &r);
+	near("agreeing hosts, v known (df 0): the Welch floor is the DL floor",
+	     r.mean.hi, 0.01 + z * sqrt(1.0 / 300), 1e-12);
+	/* With 5 df each, z gives way to t(5) in the floor, not in mu. */
+	for (size_t i = 0; i < 3; i++)
+		h[i].df = 5;
+	pool_combine(h, 3, 0.95, POOL_HKSJ_WELCH_FLOOR, &r);
+	near("agreeing hosts, 5 df each: the floor on t(5)", r.mean.hi,
+	     0.01 + st_t_quantile(0.975, 5) * sqrt(1.0 / 300), 1e-12);
+	near("agreeing hosts, 5 df each: mu stays", r.mean.est, 0.01, 1e-14);
+	check(r.tau2 == 0, "agreeing hosts, 5 df each: tau^2 stays 0");
+	h[1].df = -1;
+	check(pool_combine(h, 3, 0.95, POOL_HKSJ_WELCH_FLOOR, &r) == -EDOM,
+	      "a negative df is refused");
 }
 
 static void test_sign(void)
@@ -337,7 +357,7 @@ static void print_result(const char *path, const struct fixture *f,
 			 enum pool_scale scale)
 {
 	static const char *const names[POOL_SCALES] = {
-		"hksj", "truncated", "dl-floor",
+		"hksj", "truncated", "dl-floor", "welch-floor",
 	};
 	struct pool_host h[MAX_HOSTS];
 	struct pool_result r;
@@ -361,6 +381,8 @@ static void print_result(const char *path, const struct fixture *f,
 		printf("{\"name\": \"%s\", ", f->name[i]);
 		json_num("y", h[i].y, ", ");
 		json_num("v", h[i].v, ", ");
+		json_num("df", h[i].df, ", ");
+		json_num("v_t", h[i].v_t, ", ");
 		json_num("weight", h[i].weight, ", ");
 		json_num("loo_lo", h[i].loo_lo, ", ");
 		json_num("loo_hi", h[i].loo_hi, ", ");
