@@ -53,7 +53,10 @@ fleet_customize() {
 	echo '/dev/vda / ext4 defaults,errors=remount-ro 0 1' >"$r/etc/fstab"
 	echo "$host" >"$r/etc/hostname"
 	printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n' "$host" >"$r/etc/hosts"
-	cat >"$r/etc/network/interfaces.d/eth0" <<-'EOF'
+	cat >"$r/etc/network/interfaces" <<-'EOF'
+		auto lo
+		iface lo inet loopback
+
 		auto eth0
 		iface eth0 inet static
 		    address 10.0.2.15/24
@@ -65,8 +68,9 @@ fleet_customize() {
 		fstrim.timer dpkg-db-backup.timer; do
 		ln -sf /dev/null "$r/etc/systemd/system/$u"
 	done
-	# Each boot gets its own id, as a cloned image on a real fleet would.
-	: >"$r/etc/machine-id"
+	# A host's own id, as a provisioned machine has: an empty one would
+	# make every boot systemd's first, whose firstboot may prompt.
+	tr -d - </proc/sys/kernel/random/uuid >"$r/etc/machine-id"
 }
 
 # fleet_recipe HOST KVER: what HOST's image is made of, as one line; the
