@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# The Ansible collection in ansible/ (issue #41, abpath across a fleet):
+# ansible-lint's production profile, each playbook's syntax, the example
+# inventory, and the bench playbook run for real against three hosts on
+# Ansible's local connection, each with its own fake sysfs/debugfs tree
+# (cli-helper.bash) and the real abpath command: one result and one facts
+# file per inventory_hostname, one host at a time by default, every path
+# put back to optimized, and a host whose bench failed reported failed
+# while the others are benched.  Installing needs a VM (apt, DKMS,
+# modprobe), which this does not boot.
+
+load cli-helper
+
+ANS=$TOP/ansible
+PLAYBOOKS=(bench install restore site)
+
+setup() {
+	command -v ansible-playbook >/dev/null && command -v ansible-lint >/dev/null ||
+		fail "no ansible-playbook or ansible-lint: apt-get install ansible ansible-lint (tests/deps.sh host)"
+	export ANSIBLE_CONFIG=$ANS/ansible.cfg ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0
+	export ANSIBLE_LOCAL_TEMP=$BATS_TEST_TMPDIR/ansible-tmp
+	export ANSIBLE_RETRY_FILES_ENABLED=0 NO_COLOR=1
+}
+
+# fleet_fake_host NAME: a fake loaded module for NAME, its global mode
+# "mixed" as a bench killed outright would leave it; prints its
+# abpath_environment as YAML flow.
+fleet_fake_host() {
+	local h=$1
+	FAKE=$BATS_TEST_TMPDIR/hosts/$h
+	ABPATH_SYSFS=$FAKE/sys/kernel/abpath
+	ABPATH_DEBUGFS=$FAKE/sys/kernel/debug/abpath
+	ABPATH_PROC=$FAKE/proc
+	ABPATH_KMSG=$FAKE/dev/kmsg
+	ABPATH_WORKLOAD_DIR=$FAKE/libexec/abpath
+	mkdir -p "$FAKE/sys/kernel/debug" "$ABPATH_PROC" "$FAKE/bench"
+	fake_module
+	fake_bench_tree
+	echo mixed >"$ABPATH_SYSFS/mode"
+	printf '{ABPATH_SYSFS: "%s", ABPATH_DEBUGFS: "%s", ABPATH_PROC: "%s", ABPATH_KMSG: "%s", ABPATH_WORKLOAD_DIR: "%s"}' \
+		"$ABPATH_SYSFS" "$ABPATH_DEBUGFS" "$ABPATH_PROC" "$ABPATH_KMSG" "$ABPATH_WORKLOAD_DIR"
+}
+
+# fleet_inventory: hosts host-a and host-b bench a command that logs its
+# host to $LOG; host-c benches the fake forkexit workload, which fails.
+fleet_inventory() {
+	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"
+	LOG=$BATS_TEST_TMPDIR/runs.log
+	RESULTS=$BATS_TEST_TMPDIR/results
+	INV=$BATS_TEST_TMPDIR/inventory.yml
+	local h
+	{
+		cat <<-EOF
+			all:
+			  vars:
+			    ansible_connection: local
+			    ansible_python_interpreter: /usr/bin/python3
+			    abpath_cli: "$ABPATH"
+			    abpath_bench_path: exit_reparent
+			    abpath_bench_runs: 2
+			    abpath_bench_extra_args: [--warmup, "0"]
+			    abpath_bench_timeout_s: 120
+			    abpath_bench_poll_s: 1
+			  hosts:
+		EOF
+		for h in host-a host-b host-c; do
+			echo "    $h:"
+			echo "      abpath_environment: $(fleet_fake_host $h)"
+			echo "      abpath_bench_dir: $BATS_TEST_TMPDIR/hosts/$h/bench"
+			echo "      abpath_bench_lock: $BATS_TEST_TMPDIR/hosts/$h/bench.lock"
+			if [[ $h == host-c ]]; then
+				echo "      abpath_bench_workload: forkexit"
+				echo "      abpath_bench_args: [--fail]"
+			else
+				echo '      abpath_bench_workload: ""'
+				echo "      abpath_bench_args: [sh, -c, 'echo $h >>$LOG; sleep 0.05; echo $h >>$LOG']"
+			fi
+		done
+	} >"$INV"
+}
+
+global_mode() {
+	cat "$BATS_TEST_TMPDIR/hosts/$1/sys/kernel/abpath/mode"
+}
+
+@test "ansible-lint --offline passes with the production profile, which .ansible-lint names" {
+	run -0 grep -x 'profile: production' "$ANS/.ansible-lint"
+	cd "$ANS"
+	run -0 ansible-lint --offline --nocolor --profile production
+	assert_output --partial 'Passed with production profile: 0 failure(s), 0 warning(s)'
+	# The collection is what it says: the role, the playbooks, galaxy.yml.
+	run -0 python3 -c 'import yaml, sys; g = yaml.safe_load(open("galaxy.yml")); print(g["namespace"] + "." + g["name"])'
+	assert_output abpath.fleet
+}
+
+@test "every playbook passes ansible-playbook --syntax-check" {
+	local pb have
+	have=$(cd "$ANS/playbooks" && ls ./*.yml | sed 's|^\./||; s|\.yml$||' | sort | xargs)
+	assert_equal "$have" "$(printf '%s\n' "${PLAYBOOKS[@]}" | sort | xargs)"
+	for pb in "${PLAYBOOKS[@]}"; do
+		run -0 ansible-playbook -i "$ANS/inventory.example.yml" --syntax-check "$ANS/playbooks/$pb.yml"
+		assert_output --partial "playbook: $ANS/playbooks/$pb.yml"
+	done
+}
+
+@test "the example inventory names three hosts and sets only variables the role has" {
+	run -0 --separate-stderr ansible-inventory -i "$ANS/inventory.example.yml" --list
+	local inv=$output
+	run -0 jq -r '[._meta.hostvars | keys[]] | join(" ")' <<<"$inv"
+	assert_output "fleet-bookworm fleet-trixie fleet-trixie-bpo"
+	run -0 jq -r '.trixie.hosts | join(" ")' <<<"$inv"
+	assert_output "fleet-trixie fleet-trixie-bpo"
+	# A misspelt abpath_* variable would be silently ignored.
+	run -0 jq -r '[._meta.hostvars[] | keys[] | select(startswith("abpath_"))] | unique[]' <<<"$inv"
+	local v
+	for v in $output; do
+		grep -q "^$v:" "$ANS/roles/abpath/defaults/main.yml" ||
+			fail "inventory.example.yml sets $v, which roles/abpath/defaults/main.yml does not define"
+	done
+	run -0 jq -r '._meta.hostvars["fleet-trixie"].abpath_install_from' <<<"$inv"
+	assert_output debs
+}
+
+@test "bench: the restore is in the bench's always:, and sets every path optimized" {
+	run -0 python3 - "$ANS/roles/abpath/tasks/bench.yml" "$ANS/roles/abpath/tasks/restore.yml" <<-'EOF'
+		import sys, yaml
+		bench = yaml.safe_load(open(sys.argv[1]))
+		blocks = [t for t in bench if "block" in t]
+		assert len(blocks) == 1, f"bench.yml: {len(blocks)} blocks, want 1"
+		always = blocks[0].get("always", [])
+		imports = [t.get("ansible.builtin.import_tasks") for t in always]
+		assert "restore.yml" in imports, f"always: imports {imports}, not restore.yml"
+		restore = yaml.safe_load(open(sys.argv[2]))
+		cmd = restore[0]["ansible.builtin.shell"]["cmd"]
+		assert "set all optimized" in cmd, cmd
+		print("ok")
+	EOF
+	assert_output ok
+}
+
+@test "bench: one host at a time, one result and facts file per host, paths put back, a failed host reported" {
+	fleet_inventory
+	run -2 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" "$ANS/playbooks/bench.yml"
+	# serial defaults to 1: one batch per host.
+	assert_equal "$(grep -c '^PLAY \[Bench every host\]' <<<"$output")" 3
+	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
+	assert_line --regexp '^host-b +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
+	assert_line --regexp '^host-c +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=1 '
+	assert_output --partial 'abpath bench exited 1'
+	local recap=$output h
+	# The commands of host-a and host-b never ran at once.
+	run -0 uniq "$LOG"
+	assert_equal "${#lines[@]}" 2
+	for h in host-a host-b; do
+		run -0 jq -r '[.schema, .path, .workload, .runs_per_mode, .complete,
+			(.provenance | has("kernel") and has("cpu_model") and has("cpus"))] | join(" ")' \
+			"$RESULTS/$h.json"
+		assert_output "abpath-bench/3 exit_reparent command 2 true true"
+		run -0 jq -r '[.inventory_hostname, .abpath_status.module.loaded, .bench_error,
+			(.microcode | type), .processor_vcpus > 0] | join(" ")' "$RESULTS/$h.facts.json"
+		assert_output "$h true  array true"
+	done
+	run -0 jq -r '.bench_error' "$RESULTS/host-c.facts.json"
+	assert_output --partial 'abpath bench exited 1'
+	# Every host's modes back to optimized, the failed one's too.
+	for h in host-a host-b host-c; do
+		assert_equal "$(global_mode $h)" optimized
+	done
+	output=$recap
+}
+
+@test "bench: abpath_bench_serial=2 benches two hosts in one batch" {
+	fleet_inventory
+	run -0 ansible-playbook -i "$INV" --limit host-a,host-b -e "abpath_results_dir=$RESULTS" \
+		-e abpath_bench_serial=2 "$ANS/playbooks/bench.yml"
+	assert_equal "$(grep -c '^PLAY \[Bench every host\]' <<<"$output")" 1
+	[[ -s $RESULTS/host-a.json && -s $RESULTS/host-b.json ]] ||
+		fail "no result for host-a or host-b in $RESULTS: $(ls "$RESULTS")"
+}
+
+@test "restore: puts every path back once, then changes nothing" {
+	fleet_inventory
+	echo optimized >"$BATS_TEST_TMPDIR/hosts/host-b/sys/kernel/abpath/mode"
+	run -0 ansible-playbook -i "$INV" "$ANS/playbooks/restore.yml"
+	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=1 +unreachable=0 +failed=0 '
+	assert_line --regexp '^host-b +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0 '
+	assert_equal "$(global_mode host-a)" optimized
+	run -0 ansible-playbook -i "$INV" "$ANS/playbooks/restore.yml"
+	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0 '
+	assert_line --regexp '^host-c +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0 '
+}
