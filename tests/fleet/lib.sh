@@ -5,8 +5,9 @@
 
 FLEET_DIR=$ABPATH_CACHE/fleet
 # What the running fleet is: its inventory, QEMU's pid files, the
-# disks' overlays, and where its logs go. One fleet per clone.
-FLEET_STATE=$ABPATH_TOP/build/fleet
+# disks' overlays, and where its logs go. One fleet per clone. (Not
+# build/fleet, where ansible/'s bench puts its results by default.)
+FLEET_STATE=$ABPATH_TOP/build/fleet-vms
 FLEET_KEY=$FLEET_DIR/id_ed25519
 FLEET_HOSTS="bookworm-6.1 bookworm-6.12 trixie-6.12"
 
@@ -248,20 +249,22 @@ fleet_stop() {
 	kill -KILL "$pid" 2>/dev/null || true
 }
 
-# fleet_inventory HOST...: the Ansible inventory of the running fleet.
+# fleet_inventory HOST...: the Ansible inventory of the running fleet
+# (YAML: ansible/'s list variables can join it as a second inventory).
 fleet_inventory() {
 	local h
 	echo "# abpath's test fleet (tests/fleet/up): QEMU guests on 127.0.0.1"
-	echo "[fleet]"
-	for h in "$@"; do
-		echo "$h ansible_host=127.0.0.1 ansible_port=$(cat "$FLEET_STATE/$h.port")"
-	done
-	echo
-	echo "[fleet:vars]"
-	echo "ansible_user=root"
-	echo "ansible_ssh_private_key_file=$FLEET_KEY"
-	echo "ansible_python_interpreter=/usr/bin/python3"
+	echo "all:"
+	echo "  vars:"
+	echo "    ansible_user: root"
+	echo "    ansible_ssh_private_key_file: $FLEET_KEY"
 	# Every image has its own host keys, and a port is reused by the next
 	# fleet: nothing to remember about them.
-	echo "ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'"
+	echo "    ansible_ssh_common_args: -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+	echo "  hosts:"
+	for h in "$@"; do
+		echo "    $h:"
+		echo "      ansible_host: 127.0.0.1"
+		echo "      ansible_port: $(cat "$FLEET_STATE/$h.port")"
+	done
 }
