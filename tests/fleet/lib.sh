@@ -181,7 +181,8 @@ fleet_free_port() {
 # them, without the test VM's tcg_int3.ko. restrict=on: the guest
 # reaches nothing, the host's ssh port forward is its only way in.
 fleet_boot() {
-	local host=$1 logs=$2 append=${3:-} img=$FLEET_DIR/$host port n=1 console
+	local host=$1 logs=$2 append=${3:-} img port n=1 console
+	img=$FLEET_DIR/$host
 	mkdir -p "$FLEET_STATE" "$logs"
 	# A second boot keeps its disk, and the image under it.
 	if [ ! -f "$FLEET_STATE/$host.qcow2" ]; then
