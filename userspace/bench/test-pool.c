@@ -20,34 +20,9 @@
 
 #include "pool.h"
 #include "statistics.h"
+#include "tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static int tests, failures;
-
-static void __attribute__((format(printf, 2, 3)))
-check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%s %d - ", ok ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-/* Relative tolerance, with an absolute floor for values near zero. */
-static void near(const char *what, double got, double want, double tol)
-{
-	double err = fabs(got - want);
-	int ok = err <= tol * fmax(1, fabs(want));
-
-	check(ok, "%s: got %.17g, want %.17g", what, got, want);
-}
 
 static void hosts_yv(struct pool_host *h, const double *y, const double *v,
 		     size_t k)
