@@ -199,11 +199,19 @@ make_root() {
 		rm -rf "$r" "$r.tmp"
 		# The archive may be a snapshot older than unstable's Release
 		# file stays valid (a week); the signature is still checked.
-		mmdebstrap --quiet --variant=minbase \
-			--aptopt='Acquire::Check-Valid-Until "false"' \
-			${pkgs:+--include="$pkgs"} \
-			"$rel" "$r.tmp" "${sources[@]}" >&2 ||
-			die "mmdebstrap of Debian $rel failed"
+		# One download the mirror drops fails the whole root, and every
+		# kernel of that release with it: one more try.
+		local try
+		for try in 1 2; do
+			mmdebstrap --quiet --variant=minbase \
+				--aptopt='Acquire::Check-Valid-Until "false"' \
+				${pkgs:+--include="$pkgs"} \
+				"$rel" "$r.tmp" "${sources[@]}" >&2 && break
+			[ "$try" = 2 ] && die "mmdebstrap of Debian $rel failed twice"
+			echo "mmdebstrap of Debian $rel failed; once more" >&2
+			rm -rf "$r.tmp"
+			sleep 10
+		done
 		touch "$r.tmp/.abpath-root"
 		mv "$r.tmp" "$r"
 	) 9>"$r.lock" || exit
