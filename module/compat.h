@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What differs between the kernels abpath builds for, told apart by what
- * their headers declare, never by version: Kbuild greps the headers for
- * the ones a macro cannot see (ABPATH_FTRACE_DIRECT_MULTI,
- * ABPATH_MODULE_MEMORY, ABPATH_TIMERS_PENDING, ABPATH_RAISE_TIMER_NR),
- * and the rest is tested here.  Every file gets it through abpath.h;
- * nothing else in the module tests a kernel's version or its headers.
+ * their headers declare, never by version: compat.kbuild, beside this
+ * file, greps the headers for the ones a macro cannot see
+ * (ABPATH_FTRACE_DIRECT_MULTI, ABPATH_MODULE_MEMORY, ABPATH_TIMERS_PENDING,
+ * ABPATH_RAISE_TIMER_NR), and the rest is tested here.  Every file gets
+ * it through abpath.h; nothing else in the module tests a kernel's
+ * version or its headers.
  */
 #ifndef _ABPATH_COMPAT_H
 #define _ABPATH_COMPAT_H

@@ -21,6 +21,9 @@
 #include <linux/seq_file.h>
 
 #include "abpath.h"
+#include "debugfs.h"
+#include "mode.h"
+#include "stats.h"
 
 static struct dentry *abpath_dir;
 

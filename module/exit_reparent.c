@@ -21,6 +21,10 @@
 #include <linux/sched/task.h>
 
 #include "abpath.h"
+#include "exit_reparent.h"
+#include "mode.h"
+#include "stats.h"
+#include "watchdog.h"
 
 enum {
 	EXIT_TASKS_SCANNED = ABPATH_NR_COMMON,

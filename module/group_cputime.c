@@ -22,6 +22,10 @@
 #include <linux/sched/signal.h>
 
 #include "abpath.h"
+#include "group_cputime.h"
+#include "mode.h"
+#include "stats.h"
+#include "watchdog.h"
 
 static bool always_lock;
 module_param(always_lock, bool, 0644);

@@ -10,6 +10,10 @@
 #include <linux/printk.h>
 
 #include "abpath.h"
+#include "exit_reparent.h"
+#include "group_cputime.h"
+#include "timer_fastpath.h"
+#include "timer_softirq.h"
 
 const char *const abpath_backend_name = "patched";
 

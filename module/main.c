@@ -14,6 +14,11 @@
 #include <linux/string.h>
 
 #include "abpath.h"
+#include "debugfs.h"
+#include "mode.h"
+#include "stats.h"
+#include "sysfs.h"
+#include "watchdog.h"
 
 static char *mode = "optimized";
 module_param(mode, charp, 0);

@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 
 #include "abpath.h"
+#include "mode.h"
 
 const char *const abpath_mode_names[ABPATH_NR_MODES] = {
 	[ABPATH_OPTIMIZED]	= "optimized",

@@ -14,6 +14,7 @@
 #include <linux/sysfs.h>
 
 #include "abpath.h"
+#include "params.h"
 
 static int abpath_param_paths_set(const char *val,
 				  const struct kernel_param *kp)

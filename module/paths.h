@@ -13,6 +13,14 @@
  *	place here is its id, ABPATH_ID(name): the order of every per-path
  *	module parameter, of sysfs, debugfs and the stats, and of the
  *	CLI's own list (userspace/control.c, checked by tests/host).
+ *	What the backends call of it, and what its site texts use, is in
+ *	module/<name>.h.
+ *
+ * ABPATH_SAMPLE_SHIFT(name, shift)
+ *	The default of sample_shift for a path that times one call in
+ *	2^shift (stats.h).  A path without one times every call: one that
+ *	runs at most once per tick or per exit, where timing every call is
+ *	noise, and the watchdog sees every legacy call.
  *
  * ABPATH_PATCHED(name, hook, site)
  *	The patched backend's site: the hook patch's id for it, and what
@@ -33,6 +41,9 @@
 #ifndef ABPATH_PATH
 #define ABPATH_PATH(...)
 #endif
+#ifndef ABPATH_SAMPLE_SHIFT
+#define ABPATH_SAMPLE_SHIFT(...)
+#endif
 #ifndef ABPATH_PATCHED
 #define ABPATH_PATCHED(...)
 #endif
@@ -47,6 +58,14 @@
 #endif
 
 ABPATH_PATH(group_cputime)
+/*
+ * One call in 1024 timed: the path runs on every times() and
+ * clock_gettime(CLOCK_PROCESS_CPUTIME_ID), and a timed call costs as much
+ * as several untimed ones (the clock reads and the cross-check's two stock
+ * samples).  docs/benchmarks.md, "The module's own overhead", has what
+ * each rate costs.
+ */
+ABPATH_SAMPLE_SHIFT(group_cputime, 10)
 ABPATH_PATCHED(group_cputime, ABPATH_HOOK_GROUP_CPUTIME,
 	       "thread_group_cputime() hook, both arms timed")
 ABPATH_PATCHED_CALL(group_cputime, abpath_group_cputime_hook)
@@ -78,6 +97,7 @@ ABPATH_STOCK(timer_softirq, rcu_sched_clock_irq, stock_on_rcu_tick,
 	     "rcu_sched_clock_irq() entry, after run_local_timers()")
 
 #undef ABPATH_PATH
+#undef ABPATH_SAMPLE_SHIFT
 #undef ABPATH_PATCHED
 #undef ABPATH_PATCHED_CALL
 #undef ABPATH_STOCK

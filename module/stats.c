@@ -11,24 +11,20 @@
 #include <linux/string.h>
 
 #include "abpath.h"
+#include "params.h"
+#include "stats.h"
 
-/*
- * Indexed by path id, like watchdog_us.  group_cputime runs once per
- * times() or clock_gettime(CLOCK_PROCESS_CPUTIME_ID), and a timed call
- * costs about as much as four of them (the clock reads and the
- * cross-check's two stock samples), so only one call in 2^10 is timed
- * (docs/benchmarks.md, "The module's own overhead").  The other paths run
- * at most once per tick or per exit, where timing every call is noise,
- * and their watchdog sees every legacy call.
- */
-#define ABPATH_GC_SAMPLE_SHIFT	10
-
+/* Indexed by path id, like watchdog_us; each path's default from paths.h. */
 unsigned int abpath_sample_shift[ABPATH_NR_PATHS] = {
-	[ABPATH_ID(group_cputime)] = ABPATH_GC_SAMPLE_SHIFT,
+#define ABPATH_SAMPLE_SHIFT(name, shift)				\
+	[ABPATH_ID(name)] = (shift),
+#include "paths.h"
 };
 
 unsigned long abpath_sample_mask[ABPATH_NR_PATHS] = {
-	[ABPATH_ID(group_cputime)] = (1UL << ABPATH_GC_SAMPLE_SHIFT) - 1,
+#define ABPATH_SAMPLE_SHIFT(name, shift)				\
+	[ABPATH_ID(name)] = (1UL << (shift)) - 1,
+#include "paths.h"
 };
 
 static struct abpath_param_paths sample_shift_param = {
@@ -131,7 +127,6 @@ u64 abpath_hist_read(const struct abpath_path *p, enum abpath_mode mode,
 	return sum;
 }
 
-/* Records a timed call; returns how long it took. */
 u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 {
 	s64 delta = abpath_now() - t0;
@@ -148,13 +143,4 @@ u64 abpath_record(struct abpath_path *p, enum abpath_mode mode, u64 t0)
 	s->hist[mode][bucket]++;
 	put_cpu_ptr(p->stats);
 	return ns;
-}
-
-void abpath_account(struct abpath_path *p, unsigned long state, u64 t0)
-{
-	enum abpath_mode mode = abpath_state_mode(state);
-	u64 ns = abpath_record(p, mode, t0);
-
-	if (mode == ABPATH_LEGACY)
-		abpath_watchdog_check(p, state, ns);
 }

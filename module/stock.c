@@ -28,7 +28,12 @@
 #include <asm/linkage.h>
 
 #include "abpath.h"
+#include "exit_reparent.h"
+#include "group_cputime.h"
+#include "mode.h"
 #include "stock.h"
+#include "timer_fastpath.h"
+#include "timer_softirq.h"
 
 #ifndef CONFIG_X86_64
 #error "the stock backend's trampoline is x86-64 assembly"
@@ -349,8 +354,9 @@ static struct ftrace_ops *stock_live;
 
 /*
  * Takes @s's function into @ops's filter, by address: a filter by name
- * looks up the name of every ftrace site in the kernel, a quarter of a
- * second for four sites under TCG.  0, or why not in @why.
+ * looks up the name of every ftrace site in the kernel, for each site, on
+ * every load (docs/benchmarks.md has what that cost).  0, or why not in
+ * @why.
  */
 static int stock_filter(struct ftrace_ops *ops, struct stock_site *s,
 			char *why, size_t len)

@@ -21,6 +21,9 @@
 #include <linux/sysfs.h>
 
 #include "abpath.h"
+#include "mode.h"
+#include "stats.h"
+#include "sysfs.h"
 
 static struct kobject *abpath_kobj;
 

@@ -23,6 +23,10 @@
 #include <linux/vmalloc.h>
 
 #include "abpath.h"
+#include "mode.h"
+#include "stats.h"
+#include "timer_fastpath.h"
+#include "watchdog.h"
 
 /*
  * On PREEMPT_RT the slow path needs task work: refuse to build for an

@@ -18,6 +18,10 @@
 #include <linux/interrupt.h>
 
 #include "abpath.h"
+#include "mode.h"
+#include "stats.h"
+#include "timer_softirq.h"
+#include "watchdog.h"
 
 enum {
 	SOFTIRQ_TICKS = ABPATH_NR_COMMON,

@@ -12,11 +12,14 @@
  * a mode the user chose in between is never undone.  One pending bit per
  * path makes a burst of slow calls queue one revert and log one line.
  *
- * It sees the timed calls only (sample_shift): every legacy call of the
- * tick and exit paths, one group_cputime call in 1024 by default, so a
- * group that is over budget on every call is caught within 1024 calls.
- * A process-context call (group_cputime, exit_reparent) that was switched
- * out part way is not judged (see abpath_switches()).
+ * It sees the timed calls only, one in 2^sample_shift of a path's (every
+ * call, unless paths.h gives the path a sample shift), so a path that is
+ * over budget on every call is caught within that many calls.  A process-context call
+ * (group_cputime, exit_reparent) that was switched out part way is not
+ * judged (see abpath_switches()).
+ *
+ * It sits above the stats, which do not know of it: a path's callback,
+ * or abpath_account() for it, hands it a timed legacy call's duration.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +27,10 @@
 #include <linux/workqueue.h>
 
 #include "abpath.h"
+#include "mode.h"
+#include "params.h"
+#include "stats.h"
+#include "watchdog.h"
 
 /*
  * 10 ms: two and a half ticks at HZ=250.  A legacy tick may cost a tick's
@@ -71,6 +78,16 @@ void abpath_watchdog_check(struct abpath_path *p, unsigned long state, u64 ns)
 	WRITE_ONCE(p->watchdog_state, state);
 	WRITE_ONCE(p->watchdog_ns, ns);
 	schedule_work(&p->watchdog_work);
+}
+
+/* A timed call's end: recorded, and judged if it ran legacy. */
+void abpath_account(struct abpath_path *p, unsigned long state, u64 t0)
+{
+	enum abpath_mode mode = abpath_state_mode(state);
+	u64 ns = abpath_record(p, mode, t0);
+
+	if (mode == ABPATH_LEGACY)
+		abpath_watchdog_check(p, state, ns);
 }
 
 void abpath_watchdog_init(void)

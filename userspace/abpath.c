@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abpath: switch kernel paths between their legacy and optimized
- * algorithms at run time and watch the counters.
- *
- * One table drives dispatch, help and the usage errors, in the style of
- * bpftool and ip(8), so that a command cannot exist without its help.
+ * algorithms at run time and watch the counters.  The commands and their
+ * table, which cli.c dispatches.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,15 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "cli.h"
 #include "control.h"
 #include "kmod.h"
 #include "output.h"
-#include "stats.h"
-
-bool cli_json;
-static const struct cmd cmds[];
+#include "counters.h"
 
 static const struct option opts_help[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -38,105 +33,6 @@ static const struct option opts_json[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static void cmd_usage(const struct cmd *c, FILE *f)
-{
-	fprintf(f, "Usage: abpath %s%s%s\n", c->name, *c->args ? " " : "",
-		c->args);
-}
-
-int cli_help(const struct cmd *c)
-{
-	cmd_usage(c, stdout);
-	printf("\n%s\n", c->summary);
-	if (c->help)
-		printf("\n%s", c->help);
-	return 0;
-}
-
-/* full: the whole help; otherwise the synopsis and commands only. */
-static void global_usage(FILE *f, bool full)
-{
-	fputs("Usage: abpath [-j] COMMAND [ARGS]\n"
-	      "       abpath COMMAND --help | abpath help [COMMAND]\n"
-	      "       abpath --version\n"
-	      "\n"
-	      "Switch kernel paths between their legacy and optimized "
-	      "algorithms at run time.\n"
-	      "\n"
-	      "Commands:\n", f);
-	for (const struct cmd *c = cmds; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	if (!full) {
-		fputs("Try 'abpath --help' for more information.\n", f);
-		return;
-	}
-	fputs("\n"
-	      "Options:\n"
-	      "  -j, --json     JSON output (status, stats, workloads, bench)\n"
-	      "  -h, --help     show this help\n"
-	      "  -V, --version  show the version\n"
-	      "\n"
-	      "Exit status: 0 success, 1 failure, 2 usage error.\n"
-	      "Environment: ABPATH_SYSFS, ABPATH_DEBUGFS, ABPATH_PROC, ABPATH_KMSG, "
-	      "ABPATH_WORKLOAD_DIR (see abpath(1)).\n", f);
-}
-
-int cli_usage_error(const struct cmd *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("abpath: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (c) {
-		cmd_usage(c, stderr);
-		fprintf(stderr, "Try 'abpath %s --help' for more "
-			"information.\n", c->name);
-	} else {
-		global_usage(stderr, false);
-	}
-	return 2;
-}
-
-static int bad_option(const struct cmd *c, int opt, char **argv)
-{
-	if (opt == ':')
-		return cli_usage_error(c, "option '%s' requires an argument",
-				       argv[optind - 1]);
-	if (optopt)
-		return cli_usage_error(c, "invalid option -- '%c'", optopt);
-	return cli_usage_error(c, "unrecognized option '%s'", argv[optind - 1]);
-}
-
-int cli_options(const struct cmd *c, int argc, char **argv,
-		const char *shortopts, const struct option *longopts,
-		cli_opt_fn *fn, void *ctx, int *rest)
-{
-	int o, ret;
-
-	optind = 0;
-	while ((o = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (o) {
-		case 'h':
-			return cli_help(c);
-		case 'j':
-			cli_json = true;
-			break;
-		case ':':
-		case '?':
-			return bad_option(c, o, argv);
-		default:
-			ret = fn ? fn(c, o, optarg, ctx) : bad_option(c, o, argv);
-			if (ret >= 0)
-				return ret;
-		}
-	}
-	*rest = optind;
-	return -1;
-}
 
 /* The options every command shares: -h, and -j where it applies. */
 static int parse_simple(const struct cmd *c, int argc, char **argv, int *rest)
@@ -174,11 +70,11 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 		[DEBUGFS_NOT_MOUNTED] = "not mounted",
 		[DEBUGFS_NO_ACCESS] = "no access",
 	};
-	char file[4096], buf[256], backend[CTL_NAME_MAX];
+	char buf[256], backend[CTL_NAME_MAX];
 	struct ctl_hooks hooks;
 	struct ctl_kernel k;
 	struct ctl_paths p;
-	struct stat_set stats = { 0 };
+	struct counter_set stats = { 0 };
 	bool loaded, have_hooks, have_stats;
 	struct km_info ki;
 	size_t e = 0;
@@ -198,10 +94,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_string("name", ABPATH_MODULE);
 	out_bool("loaded", loaded);
 	out_string("state", ki.state);
-	snprintf(file, sizeof(file), "%s/version", ctl_sysfs());
-	out_string("version", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
-	snprintf(file, sizeof(file), "%s/backend", ctl_sysfs());
-	if (ctl_read(file, backend, sizeof(backend)))
+	out_string("version", ctl_module_version(buf, sizeof(buf)) ? NULL : buf);
+	if (ctl_backend(backend, sizeof(backend)))
 		backend[0] = '\0';
 	out_string("backend", *backend ? backend : NULL);
 	if (ki.refcnt >= 0)
@@ -257,8 +151,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	out_end();
 	out_end();
 
-	snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
-	out_string("mode", ctl_read(file, buf, sizeof(buf)) ? NULL : buf);
+	out_string("mode", ctl_module_mode(buf, sizeof(buf)) ? NULL : buf);
 
 	ctl_path_names(&p);
 	/* A path the kernel knows but this module does not is shown too. */
@@ -268,7 +161,7 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 				 hooks.name[i]);
 	/* The watchdog's reverts live in debugfs, readable by root only. */
 	have_stats = loaded && k.debugfs == DEBUGFS_MOUNTED &&
-		     stats_read(&stats) == 0;
+		     counters_read(&stats) == 0;
 	out_begin_table("paths", OUT_ROWS, "path");
 	for (i = 0; i < p.n; i++) {
 		out_begin_object(p.name[i], OUT_PLAIN);
@@ -298,16 +191,40 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	}
 	out_end();
 	if (have_stats)
-		stats_free(&stats);
+		counters_free(&stats);
 	if (out_flush(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		return 1;
 	}
 	if (k.debugfs == DEBUGFS_NO_ACCESS)
-		abpath_warn("%s is not readable, hook state unknown; run as "
-			    "root", ctl_debugfs_mount());
+		ctl_warn_hooks_unknown();
 	if (!loaded)
 		return ctl_explain_not_loaded();
+	return 0;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+static int do_paths(const struct cmd *c, int argc, char **argv)
+{
+	struct ctl_paths p;
+	bool loaded;
+	int ret;
+
+	ret = no_operands(c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	loaded = ctl_path_names(&p);
+	out_init(cli_json);
+	out_string("source", loaded ? "module" : "built-in");
+	out_begin_array("paths");
+	for (int i = 0; i < p.n; i++)
+		out_string(NULL, p.name[i]);
+	out_end();
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 
@@ -351,40 +268,26 @@ static int do_unload(const struct cmd *c, int argc, char **argv)
 
 /* ---- set --------------------------------------------------------------- */
 
-static int set_failed(const char *path, const char *mode, const char *file,
-		      int err)
+/* set's help: the paths, wrapped, as 'abpath paths' lists them here. */
+static void set_help_here(void)
 {
-	if (err == -EOPNOTSUPP)
-		return ctl_explain_unsupported(path, mode);
-	if (err == -EINVAL) {
-		abpath_error("the module rejected '%s' for %s (%s); check "
-			     "that the module and the CLI versions match "
-			     "('abpath status')", mode, path, strerror(EINVAL));
-		return 1;
-	}
-	return ctl_explain(file, err, false);
-}
-
-int cli_check_path(const struct cmd *c, const char *path)
-{
-	char list[512];
 	struct ctl_paths p;
-	size_t used = 0;
+	int col = 2;
 
 	ctl_path_names(&p);
-	if (ctl_valid_path(&p, path))
-		return -1;
-	for (int i = 0; i < p.n && used < sizeof(list); i++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used,
-					 "%s, ", p.name[i]);
-	return cli_usage_error(c, "unknown path '%s'; valid paths: %sall", path,
-			       list);
+	printf("\nPATH is one of the paths 'abpath paths' lists, here:\n ");
+	for (int i = 0; i < p.n; i++) {
+		if (col > 2 && col + (int)strlen(p.name[i]) + 2 > 72) {
+			printf("\n ");
+			col = 2;
+		}
+		col += printf(" %s%s", p.name[i], i + 1 < p.n ? "," : "\n");
+	}
 }
 
 static int do_set(const struct cmd *c, int argc, char **argv)
 {
 	const char *path, *mode;
-	char file[4096];
 	int ret, rest, err;
 
 	ret = parse_simple(c, argc, argv, &rest);
@@ -403,12 +306,8 @@ static int do_set(const struct cmd *c, int argc, char **argv)
 				       "optimized", mode);
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	if (!strcmp(path, "all"))
-		snprintf(file, sizeof(file), "%s/mode", ctl_sysfs());
-	else
-		snprintf(file, sizeof(file), "%s/%s/mode", ctl_sysfs(), path);
-	err = ctl_write(file, mode);
-	return err ? set_failed(path, mode, file, err) : 0;
+	err = ctl_set_mode(path, mode);
+	return err ? ctl_explain_set(path, mode, err) : 0;
 }
 
 /* ---- stats, reset ------------------------------------------------------ */
@@ -449,12 +348,11 @@ static int do_stats(const struct cmd *c, int argc, char **argv)
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
 	out_init(cli_json);
-	return interval > 0 ? stats_watch(interval) : stats_show();
+	return interval > 0 ? counters_watch(interval) : counters_show();
 }
 
 static int do_reset(const struct cmd *c, int argc, char **argv)
 {
-	char file[4096];
 	int ret, err;
 
 	ret = no_operands(c, argc, argv);
@@ -462,10 +360,8 @@ static int do_reset(const struct cmd *c, int argc, char **argv)
 		return ret;
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	/* sysfs: lockdown refuses every debugfs write. */
-	snprintf(file, sizeof(file), "%s/reset", ctl_sysfs());
-	err = ctl_write(file, "1");
-	return err ? ctl_explain(file, err, false) : 0;
+	err = ctl_reset();
+	return err ? ctl_explain_reset(err) : 0;
 }
 
 /* ---- workloads --------------------------------------------------------- */
@@ -537,136 +433,48 @@ oom:
 	exit(1);
 }
 
-/* ---- help and dispatch ------------------------------------------------- */
-
-static const struct cmd *find_cmd(const char *name, int *status);
-
-static int do_help(const struct cmd *c, int argc, char **argv)
-{
-	const struct cmd *target;
-	int ret, rest;
-
-	ret = parse_simple(c, argc, argv, &rest);
-	if (ret >= 0)
-		return ret;
-	if (rest == argc) {
-		global_usage(stdout, true);
-		return 0;
-	}
-	if (argc - rest > 1)
-		return cli_usage_error(c, "unexpected argument '%s'", argv[rest + 1]);
-	target = find_cmd(argv[rest], &ret);
-	return target ? cli_help(target) : ret;
-}
+/* ---- the table ---------------------------------------------------------- */
 
 static const struct cmd cmds[] = {
 	{ "status", do_status, "[-j]",
 	  "Show the module, the kernel hooks and each path's mode.",
 	  "  -j, --json   JSON output\n"
 	  "\nExits 1 if the module is not loaded, after printing what is "
-	  "known.\n", true },
+	  "known.\n", true, NULL },
+	{ "paths", do_paths, "[-j]",
+	  "List the paths: the loaded module's, else those abpath was built "
+	  "with.",
+	  "  -j, --json   JSON output\n", true, NULL },
 	{ "load", do_load, "[--mode legacy|optimized]",
 	  "Load the abpath module through libkmod.",
 	  "  -m, --mode M   initial mode of every path (module default: "
-	  "optimized)\n", false },
+	  "optimized)\n", false, NULL },
 	{ "unload", do_unload, "",
-	  "Unload the abpath module; fails if it is in use.", NULL, false },
+	  "Unload the abpath module; fails if it is in use.", NULL, false, NULL },
 	{ "set", do_set, "PATH|all legacy|optimized",
 	  "Switch one path, or all, to the legacy or the optimized algorithm.",
-	  "PATH is one of group_cputime, timer_fastpath, exit_reparent,\n"
-	  "timer_softirq, or any other path the loaded module exports.\n",
-	  false },
+	  NULL, false, set_help_here },
 	{ "stats", do_stats, "[-j] [--watch SEC]",
 	  "Show the counters per path and mode.",
 	  "  -j, --json        JSON output, one object per line and sample\n"
 	  "  -w, --watch SEC   redraw every SEC seconds (fractions allowed) "
 	  "with\n"
-	  "                    per-second rates, until Ctrl-C\n", true },
+	  "                    per-second rates, until Ctrl-C\n", true, NULL },
 	{ "reset", do_reset, "",
-	  "Zero every counter.", NULL, false },
+	  "Zero every counter.", NULL, false, NULL },
 	{ "workloads", do_workloads, "[-j]",
 	  "List the installed workloads.",
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
-	  true },
-	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true },
-	{ "help", do_help, "[COMMAND]",
-	  "Show the help for abpath or for one command.", NULL, false },
-	{ NULL, NULL, NULL, NULL, NULL, false },
+	  true, NULL },
+	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true,
+	  NULL },
+	{ "help", cli_help_cmd, "[COMMAND]",
+	  "Show the help for abpath or for one command.", NULL, false, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, false, NULL },
 };
-
-/* An exact name wins; otherwise a unique prefix, as in ip(8) and bpftool. */
-static const struct cmd *find_cmd(const char *name, int *status)
-{
-	const struct cmd *match = NULL;
-	char list[256] = "";
-	size_t used = 0;
-	int n = 0;
-
-	for (const struct cmd *c = cmds; c->name; c++) {
-		if (!strcmp(c->name, name))
-			return c;
-		if (!strncmp(c->name, name, strlen(name)) && *name) {
-			match = c;
-			n++;
-			used += (size_t)snprintf(list + used, sizeof(list) - used,
-						 "%s%s", used ? ", " : "",
-						 c->name);
-		}
-	}
-	if (n == 1)
-		return match;
-	if (n > 1)
-		*status = cli_usage_error(NULL, "ambiguous command '%s' (%s)", name,
-					  list);
-	else
-		*status = cli_usage_error(NULL, "unknown command '%s'", name);
-	return NULL;
-}
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct cmd *c;
-	int o, ret;
-
-	/* We report option errors ourselves, followed by the usage. */
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+:jhV", opts, NULL)) != -1) {
-		switch (o) {
-		case 'j':
-			cli_json = true;
-			break;
-		case 'h':
-			global_usage(stdout, true);
-			return 0;
-		case 'V':
-			printf("abpath %s\n", ABPATH_VERSION);
-			return 0;
-		default:
-			return bad_option(NULL, o, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_usage_error(NULL, "no command given");
-	c = find_cmd(argv[optind], &ret);
-	if (!c)
-		return ret;
-	if (cli_json && !c->json)
-		return cli_usage_error(c, "option -j does not apply to '%s'",
-				       c->name);
-	ret = c->fn(c, argc - optind, argv + optind);
-	/* A full disk or closed pipe must not pass for success. */
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		if (!ret)
-			abpath_error("writing to standard output: %s",
-				     strerror(errno));
-		ret = ret ? ret : 1;
-	}
-	return ret;
+	return cli_main(cmds, argc, argv);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The command line's shared parts (abpath.c): the command table's entry,
+ * The command line's shared parts (cli.c): the command table's entry,
  * the help, the usage errors and the one option loop every command
- * parses with.  A command in another file (bench-cli.c) uses these, so
+ * parses with.  A command in another file (bench/cli.c) uses these, so
  * that help and errors read the same everywhere.
  */
 #ifndef ABPATH_CLI_H
@@ -18,6 +18,8 @@ struct cmd {
 	const char *summary;
 	const char *help;	/* options and details, may be NULL */
 	bool json;		/* accepts -j */
+	/* The rest of the help, from what this machine has; may be NULL. */
+	void (*help_here)(void);
 };
 
 /* -j, given before or after the command. */
@@ -49,7 +51,12 @@ int cli_options(const struct cmd *c, int argc, char **argv,
 /* -1 if @path is one the module (or this tool) knows, else 2. */
 int cli_check_path(const struct cmd *c, const char *path);
 
-/* bench-cli.c: abpath bench. */
-int bench_cmd(const struct cmd *c, int argc, char **argv);
+/* The help command: abpath's help, or one command's. */
+int cli_help_cmd(const struct cmd *c, int argc, char **argv);
+/*
+ * Parses the global options and runs the command of @cmds (ended by a
+ * NULL name) that argv names; returns the exit code.
+ */
+int cli_main(const struct cmd *cmds, int argc, char **argv);
 
 #endif

@@ -14,7 +14,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "kernel.h"
 #include "kmod.h"
 #include "output.h"
 
@@ -92,7 +92,7 @@ int km_info(struct km_info *info)
 	err = km_open(&ctx, &mod);
 	if (err) {
 		/* Without libkmod, sysfs still tells loaded from absent. */
-		info->loaded = access("/sys/module/" ABPATH_MODULE, F_OK) == 0;
+		info->loaded = ctl_module_listed();
 		info->state = info->loaded ? "live" : "absent";
 		return err;
 	}

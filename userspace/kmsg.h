@@ -29,7 +29,7 @@ struct kmsg_reports {
 /* All zeros: not open, never tried. */
 struct kmsg {
 	bool open;
-	int fd;			/* /dev/kmsg, when open */
+	int fd;			/* /dev/kmsg, read-only, when open */
 	int err;		/* why it is not open: an errno */
 	double stall_t;		/* the last stall report's head, s */
 	/* Read by a mark that took no reports, for the next one that does. */

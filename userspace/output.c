@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "output.h"
 
@@ -35,6 +36,8 @@ static json_t *out_stack[OUT_MAX_DEPTH];
 static int out_depth;
 static struct out_hint *out_hints;
 static size_t out_nhints, out_hints_cap;
+/* What out_hint() applies to: the node added or ended last. */
+static json_t *out_last;
 
 static void __attribute__((noreturn)) oom(void)
 {
@@ -60,6 +63,7 @@ static void out_reset(void)
 		oom();
 	out_depth = 1;
 	out_nhints = 0;
+	out_last = NULL;
 }
 
 void out_init(bool json)
@@ -83,6 +87,7 @@ static void out_add(const char *key, json_t *val)
 		json_array_append_new(parent, val);
 	else
 		json_object_set_new(parent, key ? key : "", val);
+	out_last = val;
 }
 
 static struct out_hint *out_hint_new(json_t *node, unsigned flags,
@@ -130,7 +135,20 @@ void out_begin_array(const char *key)
 void out_end(void)
 {
 	if (out_depth > 1)
-		out_depth--;
+		out_last = out_stack[--out_depth];
+}
+
+void out_hint(unsigned flags)
+{
+	size_t i;
+
+	if (!out_last || json_is_null(out_last) || json_is_boolean(out_last))
+		return;
+	for (i = 0; i < out_nhints && out_hints[i].node != out_last; i++)
+		;
+	if (i == out_nhints)
+		out_hint_new(out_last, 0, NULL);
+	out_hints[i].flags |= flags;
 }
 
 void out_string(const char *key, const char *val)
@@ -161,6 +179,18 @@ void out_double(const char *key, double val)
 		out_add(key, json_null());
 	else
 		out_add(key, json_real(round(val * 1000.0) / 1000.0));
+}
+
+void out_time(const char *key, double val)
+{
+	json_t *real = json_real(round(val * 1000.0) / 1000.0);
+	time_t secs = (time_t)val;
+	struct tm tm;
+
+	out_add(key, real);
+	if (localtime_r(&secs, &tm))
+		strftime(out_hint_new(real, 0, NULL)->exact,
+			 sizeof(out_hints[0].exact), "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 const char *out_fmt_sig(char *buf, size_t len, double val, int sig)
@@ -225,9 +255,51 @@ static const struct out_hint *hint_of(const json_t *node)
 	return NULL;
 }
 
+static unsigned flags_of(const json_t *v)
+{
+	const struct out_hint *h = hint_of(v);
+
+	return h ? h->flags : 0;
+}
+
+static bool hidden(const json_t *v)
+{
+	return flags_of(v) & OUT_HIDDEN;
+}
+
+/* An array drawn on one line, as a scalar is (OUT_LINE, OUT_RANGE). */
+static bool one_line(const json_t *v)
+{
+	return json_is_array(v) && (flags_of(v) & (OUT_LINE | OUT_RANGE));
+}
+
 static bool is_scalar(const json_t *v)
 {
-	return !json_is_object(v) && !json_is_array(v);
+	return (!json_is_object(v) && !json_is_array(v)) || one_line(v);
+}
+
+static void scalar_text(const json_t *v, char *buf, size_t len);
+
+/* "a b c", or "lo–hi" for a range, "-" for an empty or partial one. */
+static void array_text(const json_t *v, char *buf, size_t len)
+{
+	bool range = flags_of(v) & OUT_RANGE;
+	size_t used = 0, i;
+	char one[256];
+	json_t *e;
+
+	snprintf(buf, len, "-");
+	json_array_foreach(v, i, e) {
+		if (range && !json_is_number(e)) {
+			snprintf(buf, len, "-");
+			return;
+		}
+		scalar_text(e, one, sizeof(one));
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? (range ? "–" : " ") : "",
+						 one);
+	}
 }
 
 static void scalar_text(const json_t *v, char *buf, size_t len)
@@ -247,13 +319,33 @@ static void scalar_text(const json_t *v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", d);
 	} else if (json_is_boolean(v)) {
 		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	} else if (one_line(v)) {
+		array_text(v, buf, len);
 	} else {
 		snprintf(buf, len, "-");
 	}
 }
 
-static void render_node(FILE *f, const char *key, json_t *v, int indent,
-			int keyw);
+/*
+ * What an OUT_BESIDE object adds to the node being drawn: its own node at
+ * the same place, if any, and the label its columns take.
+ */
+struct beside {
+	json_t *node;
+	const char *label;
+};
+
+static struct beside beside_child(struct beside b, const char *key)
+{
+	if (b.node && json_is_object(b.node))
+		b.node = json_object_get(b.node, key);
+	else
+		b.node = NULL;
+	return b;
+}
+
+static void render_node(FILE *f, const char *key, json_t *v,
+			struct beside b, int indent, int keyw);
 
 /*
  * Columns on a terminal, not bytes: the intervals' "–" is three bytes of
@@ -281,69 +373,200 @@ static void put_padded(FILE *f, const char *s, int width, bool right)
 		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
 }
 
-/* One cell: numbers to the right, words to the left, never trailing. */
+/*
+ * One cell: numbers to the right, words to the left, never trailing; two
+ * spaces before it, unless it starts the line.
+ */
 static void put_cell(FILE *f, const char *s, const int *width,
-		     const bool *numeric, size_t c, size_t ncols)
+		     const bool *numeric, size_t c, size_t ncols, bool lead)
 {
-	fputs("  ", f);
+	if (lead)
+		fputs("  ", f);
 	if (numeric[c + 1])
 		put_padded(f, s, width[c + 1], true);
 	else
 		put_padded(f, s, c + 1 == ncols ? 0 : width[c + 1], false);
 }
 
+static bool numeric_cell(const json_t *v)
+{
+	return json_is_number(v) ||
+	       (json_is_array(v) && (flags_of(v) & OUT_RANGE));
+}
+
+static char *xjoin(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = xrealloc(NULL, n);
+
+	snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+/* A table's child that is one of its rows or columns. */
+static bool in_table(const json_t *v)
+{
+	return json_is_object(v) && !(flags_of(v) & (OUT_APART | OUT_HIDDEN));
+}
+
+/*
+ * The table's children, each followed by its namesake beside it; an
+ * array's elements have no name (NULL).
+ */
+static size_t table_outer(json_t *tab, struct beside b, json_t **node,
+			  char **name)
+{
+	json_t *child, *next;
+	const char *k;
+	size_t n = 0, i;
+
+	if (json_is_array(tab)) {
+		json_array_foreach(tab, i, child)
+			if (in_table(child)) {
+				node[n] = child;
+				name[n++] = NULL;
+			}
+		return n;
+	}
+	json_object_foreach(tab, k, child) {
+		if (!in_table(child))
+			continue;
+		node[n] = child;
+		name[n++] = xjoin(k, "");
+		next = beside_child(b, k).node;
+		if (next && json_is_object(next)) {
+			node[n] = next;
+			name[n++] = xjoin(k, b.label);
+		}
+	}
+	return n;
+}
+
+/*
+ * The other axis of a table: the members of its children, in the order
+ * they first appear.  With @nest, a member that is an object is a heading
+ * (@set gets an object for it) whose own members follow, one level in;
+ * else it is one cell like any other.
+ */
+static void axis_collect(json_t *set, json_t *child, bool nest)
+{
+	json_t *v, *sub;
+	const char *k;
+
+	json_object_foreach(child, k, v) {
+		if (hidden(v))
+			continue;
+		sub = json_object_get(set, k);
+		if (nest && json_is_object(v)) {
+			if (!json_is_object(sub)) {
+				sub = json_object();
+				if (!sub)
+					oom();
+				json_object_set_new(set, k, sub);
+			}
+			axis_collect(sub, v, nest);
+		} else if (!sub) {
+			json_object_set_new(set, k, json_true());
+		}
+	}
+}
+
+/* One entry of that axis: the keys from a child down to the member. */
+struct axis {
+	int depth;
+	const char *path[OUT_MAX_DEPTH];
+	bool heading;
+};
+
+static size_t axis_flatten(json_t *set, struct axis *a, size_t n,
+			   const struct axis *up)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(set, k, v) {
+		a[n] = up ? *up : (struct axis){ .depth = -1 };
+		if (++a[n].depth >= OUT_MAX_DEPTH)
+			continue;
+		a[n].path[a[n].depth] = k;
+		a[n].heading = json_is_object(v);
+		n++;
+		if (json_is_object(v))
+			n = axis_flatten(v, a, n, &a[n - 1]);
+	}
+	return n;
+}
+
+static size_t axis_size(json_t *set)
+{
+	size_t n = json_object_size(set);
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(set, k, v)
+		if (json_is_object(v))
+			n += axis_size(v);
+	return n;
+}
+
+static json_t *cell_at(json_t *child, const struct axis *a)
+{
+	for (int d = 0; child && d <= a->depth; d++)
+		child = json_object_get(child, a->path[d]);
+	return child;
+}
+
 static void render_table(FILE *f, json_t *tab, unsigned flags,
-			 const char *label, int indent)
+			 const char *label, struct beside b, int indent)
 {
 	/* An object used as an ordered set collects the other axis. */
-	json_t *inner = json_object(), *child, *cell;
-	const char *k, *ik;
-	const char **outer_keys, **inner_keys;
-	size_t nouter = 0, ninner, i, j, r, c, nrows, ncols;
-	int *width;
-	bool *numeric;
+	json_t *set = json_object(), **outer, *cell;
+	bool rows_outer = flags & OUT_ROWS, *numeric;
+	/* An array's rows have no names: no first column. */
+	bool keyed = json_is_object(tab);
+	size_t nouter, ninner, i, j, r, c, nrows, ncols, cap;
+	struct axis *inner;
+	char **outer_keys;
+	int *width, w;
 	/* A cell is shown whole: a site's "unavailable: why" runs past 100. */
 	char buf[512];
 
-	if (!inner)
+	if (!set)
 		oom();
-	outer_keys = xrealloc(NULL, (json_object_size(tab) + 1) *
-				      sizeof(*outer_keys));
-	json_object_foreach(tab, k, child) {
-		if (!json_is_object(child))
-			continue;
-		outer_keys[nouter++] = k;
-		json_object_foreach(child, ik, cell)
-			json_object_set_new(inner, ik, json_true());
-	}
-	ninner = json_object_size(inner);
-	inner_keys = xrealloc(NULL, (ninner + 1) * sizeof(*inner_keys));
-	i = 0;
-	json_object_foreach(inner, ik, cell)
-		inner_keys[i++] = ik;
-
-	bool rows_outer = flags & OUT_ROWS;
-	const char **row_keys = rows_outer ? outer_keys : inner_keys;
-	const char **col_keys = rows_outer ? inner_keys : outer_keys;
+	cap = 2 * (keyed ? json_object_size(tab) : json_array_size(tab)) + 1;
+	outer = xrealloc(NULL, cap * sizeof(*outer));
+	outer_keys = xrealloc(NULL, cap * sizeof(*outer_keys));
+	nouter = table_outer(tab, b, outer, outer_keys);
+	for (i = 0; i < nouter; i++)
+		axis_collect(set, outer[i], !rows_outer);
+	inner = xrealloc(NULL, (axis_size(set) + 1) * sizeof(*inner));
+	ninner = axis_flatten(set, inner, 0, NULL);
 
 	nrows = rows_outer ? nouter : ninner;
 	ncols = rows_outer ? ninner : nouter;
 	width = xrealloc(NULL, (ncols + 1) * sizeof(*width));
 	numeric = xrealloc(NULL, (ncols + 1) * sizeof(*numeric));
 	width[0] = text_width(label);
-	for (r = 0; r < nrows; r++)
-		if (text_width(row_keys[r]) > width[0])
-			width[0] = text_width(row_keys[r]);
+	for (r = 0; r < nrows && keyed; r++) {
+		w = rows_outer ? text_width(outer_keys[r]) :
+		    2 * inner[r].depth +
+		    text_width(inner[r].path[inner[r].depth]);
+		if (w > width[0])
+			width[0] = w;
+	}
 	for (c = 0; c < ncols; c++) {
-		width[c + 1] = text_width(col_keys[c]);
+		width[c + 1] = text_width(rows_outer ?
+					  inner[c].path[inner[c].depth] :
+					  outer_keys[c]);
 		numeric[c + 1] = false;
 		for (r = 0; r < nrows; r++) {
 			i = rows_outer ? r : c;
 			j = rows_outer ? c : r;
-			cell = json_object_get(json_object_get(tab,
-					outer_keys[i]), inner_keys[j]);
+			if (inner[j].heading)
+				continue;
+			cell = cell_at(outer[i], &inner[j]);
 			/* Numbers line up on the right, words on the left. */
-			if (json_is_number(cell))
+			if (numeric_cell(cell))
 				numeric[c + 1] = true;
 			scalar_text(cell, buf, sizeof(buf));
 			if (text_width(buf) > width[c + 1])
@@ -352,28 +575,43 @@ static void render_table(FILE *f, json_t *tab, unsigned flags,
 	}
 
 	fprintf(f, "%*s", indent, "");
-	put_padded(f, label, width[0], false);
+	if (keyed)
+		put_padded(f, label, width[0], false);
 	for (c = 0; c < ncols; c++)
-		put_cell(f, col_keys[c], width, numeric, c, ncols);
+		put_cell(f, rows_outer ? inner[c].path[inner[c].depth] :
+			 outer_keys[c], width, numeric, c, ncols, keyed || c);
 	fputc('\n', f);
 	for (r = 0; r < nrows; r++) {
 		fprintf(f, "%*s", indent, "");
-		put_padded(f, row_keys[r], width[0], false);
+		if (!rows_outer) {
+			fprintf(f, "%*s", 2 * inner[r].depth, "");
+			/* A heading has no cells: nothing to pad for. */
+			if (inner[r].heading) {
+				fprintf(f, "%s\n", inner[r].path[inner[r].depth]);
+				continue;
+			}
+			put_padded(f, inner[r].path[inner[r].depth],
+				   width[0] - 2 * inner[r].depth, false);
+		} else if (keyed) {
+			put_padded(f, outer_keys[r], width[0], false);
+		}
 		for (c = 0; c < ncols; c++) {
 			i = rows_outer ? r : c;
 			j = rows_outer ? c : r;
-			cell = json_object_get(json_object_get(tab,
-					outer_keys[i]), inner_keys[j]);
+			cell = cell_at(outer[i], &inner[j]);
 			scalar_text(cell, buf, sizeof(buf));
-			put_cell(f, buf, width, numeric, c, ncols);
+			put_cell(f, buf, width, numeric, c, ncols, keyed || c);
 		}
 		fputc('\n', f);
 	}
 	free(numeric);
 	free(width);
-	free(inner_keys);
+	free(inner);
+	for (i = 0; i < nouter; i++)
+		free(outer_keys[i]);
 	free(outer_keys);
-	json_decref(inner);
+	free(outer);
+	json_decref(set);
 }
 
 static int scalar_key_width(json_t *obj)
@@ -383,28 +621,75 @@ static int scalar_key_width(json_t *obj)
 	int w = 0;
 
 	json_object_foreach(obj, k, v)
-		if (is_scalar(v) && text_width(k) > w)
+		if (is_scalar(v) && !hidden(v) && text_width(k) > w)
 			w = text_width(k);
 	return w;
 }
 
-static void render_object(FILE *f, json_t *obj, int indent)
+static const struct out_hint *beside_hint(json_t *v)
 {
-	int keyw = scalar_key_width(obj);
-	const char *k;
-	json_t *v;
+	const struct out_hint *h = hint_of(v);
 
-	json_object_foreach(obj, k, v)
-		render_node(f, k, v, indent, keyw);
+	return h && (h->flags & OUT_BESIDE) ? h : NULL;
 }
 
-static void render_node(FILE *f, const char *key, json_t *v, int indent,
-			int keyw)
+/*
+ * An OUT_BESIDE child is drawn with its previous sibling, into which it
+ * is passed down key by key; b is what the object itself has beside it.
+ */
+static void render_object(FILE *f, json_t *obj, struct beside b, int indent)
+{
+	int keyw = scalar_key_width(obj);
+	const struct out_hint *h;
+	const char *k;
+	json_t *v, *prev = NULL;
+	const char *prev_key = NULL;
+	struct beside pb;
+
+	json_object_foreach(obj, k, v) {
+		if (hidden(v))
+			continue;
+		h = beside_hint(v);
+		if (h && prev) {
+			pb = (struct beside){ v, h->label };
+			render_node(f, prev_key, prev, pb, indent, keyw);
+			prev = NULL;
+			continue;
+		}
+		if (prev)
+			render_node(f, prev_key, prev, beside_child(b, prev_key),
+				    indent, keyw);
+		prev = v;
+		prev_key = k;
+	}
+	if (prev)
+		render_node(f, prev_key, prev, beside_child(b, prev_key),
+			    indent, keyw);
+}
+
+/* A table's members that are none of its rows or columns, after it. */
+static void render_apart(FILE *f, json_t *tab, int indent)
+{
+	const char *k;
+	json_t *v;
+	int keyw = 0;
+
+	json_object_foreach(tab, k, v)
+		if (!in_table(v) && !hidden(v) && is_scalar(v) &&
+		    text_width(k) > keyw)
+			keyw = text_width(k);
+	json_object_foreach(tab, k, v)
+		if (!in_table(v) && !hidden(v))
+			render_node(f, k, v, (struct beside){ 0 }, indent, keyw);
+}
+
+static void render_node(FILE *f, const char *key, json_t *v,
+			struct beside b, int indent, int keyw)
 {
 	const struct out_hint *h = hint_of(v);
 	unsigned flags = h ? h->flags : 0;
 	int inner = indent + 2;
-	char buf[256];
+	char buf[512];
 	size_t i;
 	json_t *e;
 
@@ -419,19 +704,23 @@ static void render_node(FILE *f, const char *key, json_t *v, int indent,
 	else
 		fprintf(f, "%*s%s:\n", indent, "", key);
 
-	if (json_is_array(v)) {
+	if (flags & (OUT_ROWS | OUT_COLS)) {
+		render_table(f, v, flags, h->label ? h->label : "", b, inner);
+		if (json_is_object(v))
+			render_apart(f, v, inner);
+	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, e) {
+			if (hidden(e))
+				continue;
 			if (json_is_object(e)) {
-				render_object(f, e, inner);
+				render_object(f, e, (struct beside){ 0 }, inner);
 			} else {
 				scalar_text(e, buf, sizeof(buf));
 				fprintf(f, "%*s%s\n", inner, "", buf);
 			}
 		}
-	} else if (flags & (OUT_ROWS | OUT_COLS)) {
-		render_table(f, v, flags, h->label, inner);
 	} else {
-		render_object(f, v, inner);
+		render_object(f, v, b, inner);
 	}
 }
 
@@ -449,7 +738,7 @@ int out_flush(FILE *f)
 			ret = -1;
 		fputc('\n', f);
 	} else {
-		render_object(f, out_stack[0], 0);
+		render_object(f, out_stack[0], (struct beside){ 0 }, 0);
 	}
 	if (fflush(f) == EOF || ferror(f))
 		ret = -1;

@@ -16,12 +16,36 @@
 /* Text-rendering hints; JSON ignores them. */
 enum out_flags {
 	OUT_PLAIN  = 0,
-	/* Children are objects: one table row per child (e.g. paths). */
+	/*
+	 * Children are objects: one table row per child (e.g. paths); in an
+	 * array, one row per element, with no first column.
+	 */
 	OUT_ROWS   = 1 << 0,
-	/* Children are objects: one table column per child (e.g. modes). */
+	/*
+	 * Children are objects: one table column per child (e.g. modes); a
+	 * member that is an object is a heading row, its members indented.
+	 */
 	OUT_COLS   = 1 << 1,
 	/* No heading and no indentation: children render in place. */
 	OUT_INLINE = 1 << 2,
+	/*
+	 * Drawn inside its previous sibling rather than on its own: each
+	 * table there gains this object's same-named columns, each after
+	 * its namesake and headed with its name and the label, which
+	 * out_begin_table() gives (a rate beside its count: "legacy/s").
+	 */
+	OUT_BESIDE = 1 << 3,
+	/* JSON only: text leaves the node out (what a program reads). */
+	OUT_HIDDEN = 1 << 4,
+	/*
+	 * In a table: not one of its rows or columns, but drawn after it as
+	 * an object's member would be, as the table's scalars and arrays are.
+	 */
+	OUT_APART  = 1 << 5,
+	/* An array of scalars on one line: its elements, space-separated. */
+	OUT_LINE   = 1 << 6,
+	/* An array of two numbers as an interval: "lo–hi", in a table too. */
+	OUT_RANGE  = 1 << 7,
 };
 
 void out_init(bool json);
@@ -33,10 +57,18 @@ void out_begin_object(const char *key, unsigned flags);
 void out_begin_table(const char *key, unsigned flags, const char *label);
 void out_begin_array(const char *key);
 void out_end(void);
+/*
+ * Text hints (enum out_flags) for the node emitted or ended last: a
+ * scalar, a copy (out_jansson()), an array or an object.  Not for null or
+ * a boolean, which jansson shares: those are ignored.
+ */
+void out_hint(unsigned flags);
 
 void out_string(const char *key, const char *val);	/* NULL: null */
 void out_u64(const char *key, uint64_t val);
 void out_double(const char *key, double val);		/* 3 decimals */
+/* Seconds since the epoch: a number in JSON, the local time in text. */
+void out_time(const char *key, double val);
 void out_bool(const char *key, bool val);
 void out_null(const char *key);
 /*

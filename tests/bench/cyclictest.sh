@@ -18,7 +18,7 @@ mkdir -p "$out"
 echo optimized >"$SYS/mode"
 # The softirq raise never trips the watchdog, but keep it from reverting
 # the path in the middle of a run all the same.
-echo 0,0,0,0 >/sys/module/abpath/parameters/watchdog_us
+echo 0 >/sys/module/abpath/parameters/watchdog_us
 
 # Histogram buckets are 1 us wide; TCG latencies reach milliseconds.
 hist_us=4000

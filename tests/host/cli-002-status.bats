@@ -74,7 +74,7 @@ setup() {
 	echo '[legacy] optimized' >"$ABPATH_SYSFS/new_path/mode"
 	run -0 "$ABPATH" -j status
 	run -0 jq -r '.paths | keys_unsorted | join(" ")' <<<"$output"
-	assert_output 'group_cputime timer_fastpath exit_reparent timer_softirq new_path'
+	assert_output "${CLI_PATHS[*]} new_path"
 }
 
 @test "status on a kernel without the hooks says how to get them" {

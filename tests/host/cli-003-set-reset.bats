@@ -98,7 +98,8 @@ setup() {
 }
 
 # sysfs returns errors a regular file cannot: an LD_PRELOAD shim makes
-# write() on a file named "mode" fail with $FAIL_ERRNO instead.
+# write() on a file named "mode" fail with $FAIL_ERRNO instead (0: take
+# the write and stay optimized).
 build_write_shim() {
 	command -v cc >/dev/null || skip "no C compiler for the write() shim"
 	cat >"$BATS_TEST_TMPDIR/shim.c" <<-'EOF'
@@ -125,7 +126,12 @@ build_write_shim() {
 				path[n] = '\0';
 				if (!strcmp(path + n - 5, "/mode")) {
 					errno = atoi(getenv("FAIL_ERRNO"));
-					return -1;
+					if (errno)
+						return -1;
+					/* Taken, but the mode stays. */
+					if (real(fd, "optimized\n", 10) < 0)
+						return -1;
+					return (ssize_t)len;
 				}
 			}
 			return real(fd, buf, len);
@@ -155,4 +161,16 @@ build_write_shim() {
 	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
 		FAIL_ERRNO=$einval "$ABPATH" set group_cputime optimized
 	[[ $stderr == "abpath: error: the module rejected 'optimized' for group_cputime"* ]]
+}
+
+@test "set says so when the module takes the write but does not switch" {
+	build_write_shim
+	fake_module
+	run -1 --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" \
+		FAIL_ERRNO=0 "$ABPATH" set exit_reparent legacy
+	assert_equal "$stderr" "abpath: error: $ABPATH_SYSFS/exit_reparent/mode reads 'optimized' after writing 'legacy'; the module did not switch"
+	# "all" is the module's to spread, path by path: its own file is not
+	# read back.
+	run -0 env LD_PRELOAD="$BATS_TEST_TMPDIR/shim.so" FAIL_ERRNO=0 \
+		"$ABPATH" set all legacy
 }

@@ -134,6 +134,9 @@ setup() {
 	run -0 timeout --preserve-status -s INT 0.7 "$ABPATH" stats --watch 0.2
 	assert_line --regexp '^  counter +legacy +legacy/s +optimized +optimized/s$'
 	assert_line --regexp '^  calls +10 +0\.0 +20 +0\.0$'
+	# The JSON's time and interval too: text and JSON are one tree.
+	assert_line --regexp '^time: +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$'
+	assert_line --regexp '^interval: +0\.2$'
 }
 
 @test "stats --watch on a terminal leaves the cursor visible and no alternate screen" {

@@ -49,7 +49,8 @@ man_commands() {
 }
 
 @test "bash completion offers the commands, paths and modes" {
-	run -0 bash -c '
+	# The paths come from "abpath paths": the binary under test.
+	run -0 env PATH="$(dirname "$ABPATH"):$PATH" bash -c '
 		source "$1"
 		complete_line() {
 			COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # The statistics behind abpath bench, by their C unit tests
-# (userspace/test-statistics.c, checked against scipy's values).
+# (userspace/bench/test-statistics.c, checked against scipy's values).
 
-load ../last-run
+load ../suite/last-run
 
 @test "make -C userspace test: the statistics unit tests pass" {
 	run -0 make -s -C "$BATS_TEST_DIRNAME/../../userspace" test

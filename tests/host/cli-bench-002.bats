@@ -123,18 +123,29 @@ jq_ok() { # FILTER: true on $output
 		fail "no warning below 4 runs per mode in: $stderr"
 	# 3+3, fully separated: the exact p is its smallest possible, 0.1.
 	run -0 --separate-stderr "$ABPATH" bench forkexit --runs 3
-	assert_line --regexp '^verdict: +inconclusive: 3 legacy and 3 optimized runs cannot reach p < 0\.05 \(the smallest possible is 0\.10\); legacy/optimized 2\.[0-9]+ \(95% CI '
-	assert_line --regexp '^Mann-Whitney: +U=9, p=0\.10 \(two-sided, exact given the ties\)$'
+	assert_line --regexp '^  verdict: +inconclusive: 3 legacy and 3 optimized runs cannot reach p < 0\.05 \(the smallest possible is 0\.10\); legacy/optimized 2\.[0-9]+ \(95% CI '
+	run -0 awk '/^  mann_whitney:$/ { on = 1; next } on && /^    / { print; next } { on = 0 }' <<<"$output"
+	assert_line --regexp '^    u: +9\.000$'
+	assert_line --regexp '^    p: +0\.1000$'
+	assert_line --regexp '^    method: +exact-conditional$'
 }
 
 @test "bench: text output is a compact table with the verdict" {
 	run -0 --separate-stderr "$ABPATH" bench forkexit -- --scale 3
-	assert_line 'workload:         forkexit --scale 3'
-	assert_line 'path:             exit_reparent'
+	assert_line --regexp '^workload: +forkexit$'
+	assert_line --regexp '^args: +--scale 3$'
+	assert_line --regexp '^path: +exit_reparent$'
+	# A row per run, a column per mode, each counter under its path.
+	assert_line --regexp '^ +1  legacy +yes +6\.000  -$'
 	assert_line --regexp '^  median +6\.000 +3\.000$'
-	assert_line --regexp '^    calls +100 +100$'
-	assert_line --regexp '^verdict: +legacy is 2\.00x slower \(95% CI 1\.9[0-9]–2\.0[0-9]\), p=0\.002$'
-	assert_line --partial 'exact'
+	assert_line --regexp '^  counters_mean$'
+	assert_line --regexp '^    exit_reparent$'
+	assert_line --regexp '^      calls +100 +100$'
+	assert_line --regexp '^  verdict: +legacy is 2\.00x slower \(95% CI 1\.9[0-9]–2\.0[0-9]\), p=0\.002$'
+	assert_line --regexp '^    method: +exact-conditional$'
+	# What only a program reads stays in the JSON.
+	refute_line --partial 'schema'
+	refute_line --partial 'mode_seen'
 }
 
 @test "bench: arguments after -- reach the workload, -j and all" {
@@ -192,7 +203,8 @@ jq_ok() { # FILTER: true on $output
 	# The text names it too, and --from reads it back out of the statistics.
 	jq . <<<"$output" >"$BATS_TEST_TMPDIR/saved.json"
 	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/saved.json"
-	assert_line '  run 4 (legacy): '"$why"
+	assert_line --regexp "^ +4  legacy +no +[0-9.]+  $(sed 's/[][().*^$+?{}|\\]/\\&/g' <<<"$why")\$"
+	assert_line --regexp '^  invalid_runs: +4$'
 	assert_line --regexp '^  n  +2  +3$'
 }
 
@@ -338,8 +350,8 @@ start_slow_bench() {
 	' _ "$TOP/userspace/abpath.bash-completion" "$ABPATH"
 	assert_line --index 0 'bench'
 	assert_line --index 1 'custom forkexit'
-	# The paths the (fake) module exports, in glob order.
-	assert_line --index 2 'exit_reparent group_cputime timer_fastpath timer_softirq all'
+	# The paths the (fake) module exports, as 'abpath paths' lists them.
+	assert_line --index 2 "${CLI_PATHS[*]} all"
 	# Nothing is offered after "--": those words are the workload's.
 	assert_equal "${#lines[@]}" 3
 }

@@ -76,7 +76,8 @@ if [ "$n" = "$switchat" ]; then
 	esac >"$ABPATH_SYSFS/${FAKE_PATH:-exit_reparent}/mode"
 fi
 # Counters: every path's current mode gets one run's worth.
-for p in group_cputime timer_fastpath exit_reparent timer_softirq; do
+for p in "$ABPATH_SYSFS"/*/; do
+	p=$(basename "$p")
 	echo "$p $(mode_of $p)"
 done >"$state/fake.modes"
 awk -v reset="$resetns" -v revert="$revert" -v mismatch="$mismatch" \

@@ -3,13 +3,15 @@
 # patched kernel or root-only file is needed.
 # shellcheck shell=bash
 
-load ../last-run
+load ../suite/last-run
+load ../suite/paths
 
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
 # The commands the CLI must offer, in its help order.
-CLI_COMMANDS=(status load unload set stats reset workloads bench help)
-CLI_PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+CLI_COMMANDS=(status paths load unload set stats reset workloads bench help)
+# The fake module's paths: the table's (module/paths.h).
+mapfile -t CLI_PATHS < <(module_paths)
 
 cli_setup() {
 	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"

@@ -4,7 +4,7 @@
 # (livepatch relocations that survive DKMS's strip, a signature from its
 # key), and a skip with a message for a kernel that can take neither.
 
-load ../last-run
+load ../suite/last-run
 load kernel-trees
 
 TOP=$BATS_TEST_DIRNAME/../..
@@ -15,7 +15,7 @@ TOP=$BATS_TEST_DIRNAME/../..
 # the upstream version (6.1.192), not the ABI name (6.1.0-56-amd64).
 dkms_installs() {
 	kver=${2:-$(cat "$1/include/config/kernel.release")}
-	run "$TOP/tests/dkms-build" "$kver" "$1"
+	run "$TOP/tests/bin/dkms-build" "$kver" "$1"
 	assert_success
 	assert_output --partial "abpath/$(cat "$TOP/VERSION"), $kver, x86_64: installed"
 	# Compressed as the kernel's modules are (Debian's 6.12: xz).
@@ -52,7 +52,7 @@ dkms_installs() {
 # key (tests/tools/verify-module-sig checks the signature itself).
 dkms_installs_stock() {
 	local hdr ko
-	hdr=$("$TOP/tests/deps.sh" stock-headers "$1")
+	hdr=$("$TOP/tests/bin/deps.sh" stock-headers "$1")
 	dkms_installs "$hdr" "${hdr#/usr/src/linux-headers-}"
 	ko=$TOP/build/dkms/install/$kver/updates/dkms/abpath.ko
 	[ -f "$ko" ] || { xz -dc "$ko.xz" >"$BATS_TEST_TMPDIR/abpath.ko" && ko=$BATS_TEST_TMPDIR/abpath.ko; }
@@ -91,7 +91,7 @@ dkms_installs_stock() {
 	mkdir -p "$src/include/config"
 	printf 'CONFIG_MODULES=y\n# CONFIG_LIVEPATCH is not set\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' >"$src/.config"
 	echo 6.12.0-plain >"$src/include/config/kernel.release"
-	run -77 "$TOP/tests/dkms-build" 6.12.0-plain "$src"
+	run -77 "$TOP/tests/bin/dkms-build" 6.12.0-plain "$src"
 	assert_output --partial "BUILD_EXCLUSIVE directive which does not match this kernel"
 	assert_output --partial "abpath: kernel 6.12.0-plain has neither CONFIG_ABPATH_HOOKS (the hook patch) nor CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (the stock backend)"
 	refute_output --partial "undefined"

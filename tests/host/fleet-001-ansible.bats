@@ -18,7 +18,10 @@ setup() {
 	command -v ansible-playbook >/dev/null && command -v ansible-lint >/dev/null ||
 		fail "no ansible-playbook or ansible-lint: apt-get install ansible ansible-lint (tests/deps.sh host)"
 	export ANSIBLE_CONFIG=$ANS/ansible.cfg ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0
+	# The local connection's "remote" files stay in the test's directory.
 	export ANSIBLE_LOCAL_TEMP=$BATS_TEST_TMPDIR/ansible-tmp
+	export ANSIBLE_REMOTE_TEMP=$BATS_TEST_TMPDIR/ansible-remote-tmp
+	export ANSIBLE_ASYNC_DIR=$BATS_TEST_TMPDIR/ansible-async
 	export ANSIBLE_RETRY_FILES_ENABLED=0 NO_COLOR=1
 }
 
@@ -41,8 +44,10 @@ fleet_fake_host() {
 		"$ABPATH_SYSFS" "$ABPATH_DEBUGFS" "$ABPATH_PROC" "$ABPATH_KMSG" "$ABPATH_WORKLOAD_DIR"
 }
 
-# fleet_inventory: hosts host-a and host-b bench a command that logs its
-# host to $LOG; host-c benches the fake forkexit workload, which fails.
+# fleet_inventory [down]: hosts host-a and host-b bench a command that
+# logs its host to $LOG; host-c benches the fake forkexit workload, which
+# fails.  With "down", host-0 comes first, an ssh host that refuses the
+# connection (port 1 of the loopback address).
 fleet_inventory() {
 	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"
 	LOG=$BATS_TEST_TMPDIR/runs.log
@@ -63,6 +68,9 @@ fleet_inventory() {
 			    abpath_bench_poll_s: 1
 			  hosts:
 		EOF
+		if [[ ${1:-} == down ]]; then
+			echo "    host-0: {ansible_connection: ssh, ansible_host: 127.0.0.1, ansible_port: 1}"
+		fi
 		for h in host-a host-b host-c; do
 			echo "    $h:"
 			echo "      abpath_environment: $(fleet_fake_host $h)"
@@ -138,11 +146,14 @@ global_mode() {
 	assert_output ok
 }
 
-@test "bench: one host at a time, one result and facts file per host, paths put back, a failed host reported" {
-	fleet_inventory
+@test "bench: one host at a time, one result and facts file per host, paths put back, failed and unreachable hosts reported" {
+	fleet_inventory down
 	run -2 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" "$ANS/playbooks/bench.yml"
-	# serial defaults to 1: one batch per host.
-	assert_equal "$(grep -c '^PLAY \[Bench every host\]' <<<"$output")" 3
+	# serial defaults to 1: one batch per host, and the first one, whose
+	# host cannot be reached, stops none after it.
+	assert_equal "$(grep -c '^PLAY \[Bench every host\]' <<<"$output")" 4
+	assert_line --regexp '^host-0 +: .* failed=1 '
+	assert_output --regexp 'fatal: \[host-0\]: FAILED! => .*the host cannot be reached'
 	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	assert_line --regexp '^host-b +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	assert_line --regexp '^host-c +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=1 '
@@ -157,8 +168,8 @@ global_mode() {
 			"$RESULTS/$h.json"
 		assert_output "abpath-bench/3 exit_reparent command 2 true true"
 		run -0 jq -r '[.inventory_hostname, .abpath_status.module.loaded, .bench_error,
-			(.microcode | type), .processor_vcpus > 0] | join(" ")' "$RESULTS/$h.facts.json"
-		assert_output "$h true  array true"
+			(.microcode | type), (.processor_vcpus | type), .processor_vcpus > 0] | join(" ")' "$RESULTS/$h.facts.json"
+		assert_output "$h true  array number true"
 	done
 	run -0 jq -r '.bench_error' "$RESULTS/host-c.facts.json"
 	assert_output --partial 'abpath bench exited 1'

@@ -2,14 +2,15 @@
 # With no module registered, every hook site in the patched vmlinux is a
 # NOP (a static branch falling through to the stock code).
 
-load ../last-run
+load ../suite/last-run
+load ../suite/paths
 load kernel-trees
 
 # sites_are_nops VMLINUX: every key's sites are where the patch put them,
 # and each is a NOP.
 sites_are_nops() {
 	run -0 python3 "$BATS_TEST_DIRNAME/../tools/hook-sites.py" "$1"
-	for key in group_cputime timer_fastpath exit_reparent timer_softirq; do
+	for key in $(module_paths); do
 		assert_line --regexp "^abpath_key_$key "
 	done
 	assert_line --regexp '^abpath_key_exit_reparent +do_exit\+'

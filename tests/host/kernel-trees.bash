@@ -3,9 +3,10 @@
 
 CACHE=${ABPATH_CACHE:-/var/cache/abpath}
 
-# objects_only VERSION: skips when CI built only the objects VERSION's
-# hook patch touches (tests/check), so there is no whole tree.
+# objects_only VERSION: skips when the cache has no whole VERSION tree:
+# make check (CI) builds only the objects VERSION's hook patch touches
+# (tests/bin/check), and make check-host builds none.
 objects_only() {
 	[[ " ${ABPATH_OBJECTS_ONLY:-} " != *" $1 "* ]] ||
-		skip "CI builds only the objects the $1 series touches; make check-full builds the kernel"
+		skip "no whole $1 tree: make check builds only the objects the $1 series touches; make check-full builds the kernel"
 }

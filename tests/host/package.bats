@@ -4,7 +4,7 @@
 # should and nothing else, and README's install block naming what make deb
 # builds. tests/package/install-test installs them for real.
 
-load ../last-run
+load ../suite/last-run
 
 TOP=$BATS_TEST_DIRNAME/../..
 

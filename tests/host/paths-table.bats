@@ -14,10 +14,10 @@ table_paths() {
 	sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "$TOP/module/paths.h"
 }
 
-# The strings of ctl_builtin_paths[] in userspace/control.c.
+# The CLI's own list: "abpath paths" without a module (the fake tree has
+# none), which it was built with.
 cli_paths() {
-	awk '/ctl_builtin_paths\[\] = \{/ { on = 1; next } on && /^\};/ { exit }
-		on' "$TOP/userspace/control.c" | grep -o '"[a-z0-9_]*"' | tr -d '"'
+	"$ABPATH" paths | sed -n 's/^  //p'
 }
 
 @test "the module's table lists paths, each defined in its own file" {

@@ -5,7 +5,7 @@
 # different kernels for the image and the headers) fails with a message,
 # and Debian's three image layouts unpack to the one the VM reads.
 
-load ../last-run
+load ../suite/last-run
 
 TOP=$BATS_TEST_DIRNAME/../..
 

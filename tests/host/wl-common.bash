@@ -1,6 +1,6 @@
 # Shared setup for the wl-*.bats host tests of userspace/workloads.
 
-load ../last-run
+load ../suite/last-run
 
 WL_DIR="$BATS_TEST_DIRNAME/../../userspace/workloads"
 WL_ALL="pound-times pound-clock forkexit thread-churn itimer-threads sleep-loop softirq-rate"

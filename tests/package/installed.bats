@@ -4,7 +4,7 @@
 # DKMS built and signed in that release's root, the command and workloads
 # at the package's paths, one version everywhere.
 
-load ../helper
+load ../suite/helper
 
 setup() {
 	load_module

@@ -4,7 +4,7 @@
 # each attached path's legacy arm runs, the cross-checks stay at 0 while
 # every path flips under load, and the module unloads. Runs in the VM.
 
-load ../helper
+load ../suite/helper
 
 setup_file() {
 	modprobe abpath

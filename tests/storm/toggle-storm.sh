@@ -21,7 +21,10 @@ flip_secs= cycle_secs=
 WL=/usr/local/libexec/abpath
 SYS=/sys/kernel/abpath
 DBG=/sys/kernel/debug/abpath
-PATHS=(group_cputime timer_fastpath exit_reparent timer_softirq)
+# The module's table of its paths (tests/suite/paths.bash).
+. "$(dirname "$0")/../suite/paths.bash"
+mapfile -t PATHS < <(module_paths)
+[ "${#PATHS[@]}" -gt 0 ] || { echo "toggle-storm: no ABPATH_PATH() line in $PATHS_H" >&2; exit 1; }
 cpus=$(nproc)
 fail=0
 t0=$(date +%s)
@@ -29,7 +32,7 @@ t0=$(date +%s)
 modprobe abpath
 echo 1 >"$DBG/reset"
 # A budget that never trips: the storm is about flips, not reverts.
-echo 0,0,0,0 >/sys/module/abpath/parameters/watchdog_us
+echo 0 >/sys/module/abpath/parameters/watchdog_us
 
 # load: each workload loops with its checks on until the stop file appears;
 # every run leaves a line in its .ok or .fail file.
@@ -110,7 +113,7 @@ for ((i = 0; i != cycles; i++)); do
 	mismatches
 	rmmod abpath || { cyclefail="rmmod failed in cycle $i"; break; }
 	if ((i % 2)); then
-		modprobe abpath mode=legacy watchdog_us=0,0,0,0
+		modprobe abpath mode=legacy watchdog_us=0
 	else
 		modprobe abpath
 	fi || { cyclefail="modprobe failed in cycle $i"; break; }

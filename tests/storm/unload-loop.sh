@@ -23,7 +23,7 @@ load() {
 	done
 }
 modprobe abpath
-echo 0,0,0,0 >/sys/module/abpath/parameters/watchdog_us
+echo 0 >/sys/module/abpath/parameters/watchdog_us
 pids=()
 for _ in $(seq "$(nproc)"); do
 	load forkexit -i 2000 & pids+=($!)

@@ -1,0 +1,17 @@
+# abpath's paths, from the module's one table of them (module/paths.h),
+# for every test, in the VM or on the host, that goes over all of them.
+# The VM image carries the table at the same place relative to this file
+# (/abpath/module/paths.h beside /abpath/tests/suite/), so the suite
+# checks what the running module shows against what it was built from,
+# not against itself. tests/host/paths-table.bats finds every list of
+# the paths still written by hand and checks it against the table.
+# shellcheck shell=bash
+
+PATHS_H=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)/module/paths.h
+
+# module_paths [PATHS_H]: one path a line, in the table's order (each
+# path's id: the order of every per-path parameter, of sysfs and of the
+# stats). The ABPATH_PATH() lines, read as Kbuild reads them.
+module_paths() {
+	sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "${1:-$PATHS_H}"
+}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abpath bench --pool --from FILE --from FILE ...: one bench's results
+ * from several hosts, pooled into one answer (pool.h: how, and why that
+ * way).  Each file is what 'abpath bench -j' printed on one host; the
+ * host is named by the file (a fleet's VMs all call themselves the same),
+ * or by LABEL in --from LABEL=FILE.
+ *
+ * Each host's own numbers (its ratio, Welch interval and Mann-Whitney p)
+ * come from bench_json(), the code that reported them when it ran; what
+ * is pooled comes from its valid measured runs, as pool.c takes them.
+ * Files that are not one bench over distinct hosts are refused before
+ * anything is printed: a pooled number over different benches, or over
+ * one host twice, would look like an answer and be none.
+ *
+ * The report is one tree through output.h (text or -j), and its Markdown
+ * goes through export.c.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pool.h"
+#include "report.h"
+#include "../output.h"
+
+/* The JSON of -j: its own schema, not a bench's (--from refuses it). */
+#define POOL_SCHEMA	"abpath-pool/1"
+#define POOL_LEVEL	0.95
+
+/* One host: its file, what it ran, and its own report. */
+struct phost {
+	char label[128];
+	const char *file, *what;
+	json_t *j;		/* the file */
+	json_t *report;		/* bench_json() of it */
+	json_t *pv;		/* borrowed from j: its provenance, or NULL */
+	char bench[1024];	/* the workload or command and its arguments */
+	const char *schema, *path, *metric, *unit;	/* borrowed from j */
+	bool lower_is_better;
+};
+
+struct pooled {
+	int k;
+	struct phost *p;
+	struct pool_host *h;	/* pool.c's, in the order of p */
+	struct pool_result r;
+	char verdict[640];
+	/* Whether provenance.host tells the hosts apart beyond their labels. */
+	bool show_hostname;
+};
+
+/*
+ * LABEL=FILE names the host LABEL, unless a file is called that (a
+ * name with a '=') or LABEL has a '/' (a directory with a '=').  Else
+ * the host is FILE's base name without ".json"; "-" is standard input.
+ */
+static void split_label(const char *arg, struct phost *p)
+{
+	const char *eq = strchr(arg, '='), *base;
+	size_t n;
+
+	if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)) &&
+	    access(arg, F_OK)) {
+		snprintf(p->label, sizeof(p->label), "%.*s", (int)(eq - arg),
+			 arg);
+		p->file = eq + 1;
+		return;
+	}
+	p->file = arg;
+	if (!strcmp(arg, "-")) {
+		snprintf(p->label, sizeof(p->label), "stdin");
+		return;
+	}
+	base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	snprintf(p->label, sizeof(p->label), "%.*s", (int)n, base);
+}
+
+static const char *str_of(json_t *j, const char *key, const char *dflt)
+{
+	return json_string_value(json_object_get(j, key)) ?: dflt;
+}
+
+/* "forkexit -N 3", or a command's words: what a bench is a bench of. */
+static void bench_line(struct phost *p)
+{
+	json_t *args = json_object_get(p->j, "args"), *a;
+	bool command = json_is_true(json_object_get(p->j, "command"));
+	size_t used = 0, i;
+
+	p->bench[0] = '\0';
+	if (!command)
+		used = (size_t)snprintf(p->bench, sizeof(p->bench), "%s",
+					str_of(p->j, "workload", ""));
+	json_array_foreach(args, i, a)
+		if (used < sizeof(p->bench))
+			used += (size_t)snprintf(p->bench + used,
+						 sizeof(p->bench) - used,
+						 "%s%s", used ? " " : "",
+						 json_string_value(a) ?: "");
+}
+
+/* Its valid measured runs per mode into h, and its own report. */
+static int host_runs(struct phost *p, struct pool_host *h)
+{
+	struct bench_opts lo = { 0 };
+	double *v[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	struct bench b;
+	int ret, err = 0;
+
+	ret = bench_load(p->j, p->what, &b, &lo);
+	if (!ret && b.incomplete) {
+		abpath_error("%s: an interrupted bench (\"complete\": false): "
+			     "--pool takes complete ones", p->what);
+		ret = 1;
+	}
+	for (int m = 0; !ret && m < 2; m++) {
+		v[m] = calloc((size_t)b.done + 1, sizeof(double));
+		if (!v[m])
+			err = -ENOMEM;
+	}
+	for (int i = 0; !ret && !err && i < b.done; i++)
+		if (bench_counts(&b.s[i]))
+			v[b.s[i].mode][n[b.s[i].mode]++] = b.s[i].value;
+	if (!ret && !err)
+		err = pool_host_from_samples(v[0], n[0], v[1], n[1], h);
+	if (err == -EINVAL)
+		abpath_error("%s: %zu valid legacy and %zu valid optimized "
+			     "runs: pooling needs two or more of each", p->what,
+			     n[0], n[1]);
+	else if (err == -EDOM)
+		abpath_error("%s: a run measured 0 or less, or every run of "
+			     "both modes measured the same: no ratio with a "
+			     "spread to pool", p->what);
+	else if (err)
+		abpath_error("%s: %s", p->what, strerror(-err));
+	if (!ret && !err) {
+		p->report = bench_json(&b);
+		ret = !p->report;
+	}
+	free(v[0]);
+	free(v[1]);
+	bench_free(&b);
+	free(lo.args);
+	return ret || err ? 1 : 0;
+}
+
+static int load_host(struct phost *p, const char *arg, struct pool_host *h)
+{
+	split_label(arg, p);
+	p->j = bench_from_file(p->file, &p->what);
+	if (!p->j)
+		return 1;
+	if (!json_object_get(p->j, "samples")) {
+		abpath_error("%s is a suite's result: --pool pools plain bench "
+			     "results ('abpath bench -j')", p->what);
+		return 1;
+	}
+	/* Version 1 had no "schema"; from.c has checked the rest. */
+	p->schema = str_of(p->j, "schema", "abpath-bench/1");
+	p->path = str_of(p->j, "path", "");
+	p->metric = str_of(p->j, "metric", "value");
+	p->unit = str_of(p->j, "unit", "");
+	p->lower_is_better = !json_is_false(json_object_get(p->j,
+							    "lower_is_better"));
+	p->pv = json_object_get(p->j, "provenance");
+	bench_line(p);
+	return host_runs(p, h);
+}
+
+/* One thing two results must share, else the error naming both. */
+static int same(const struct phost *a, const struct phost *b,
+		const char *what, const char *x, const char *y)
+{
+	if (!strcmp(x, y))
+		return 0;
+	abpath_error("%s and %s are results of different benches: %s '%s' "
+		     "in %s, '%s' in %s; --pool pools one bench over hosts",
+		     a->what, b->what, what, x, a->what, y, b->what);
+	return 1;
+}
+
+/* Whether two provenance strings are there and equal. */
+static bool equal_key(json_t *a, json_t *b, const char *key)
+{
+	const char *x = str_of(a, key, NULL), *y = str_of(b, key, NULL);
+
+	return x && y && !strcmp(x, y);
+}
+
+/* One bench, each host once: 0, or 1 after the error. */
+static int check_hosts(const struct pooled *P)
+{
+	const struct phost *a = &P->p[0], *b;
+
+	for (int i = 1; i < P->k; i++) {
+		b = &P->p[i];
+		if (same(a, b, "schema", a->schema, b->schema) ||
+		    same(a, b, "workload or command", a->bench, b->bench) ||
+		    same(a, b, "path", a->path, b->path) ||
+		    same(a, b, "metric", a->metric, b->metric))
+			return 1;
+	}
+	for (int i = 0; i < P->k; i++) {
+		for (int m = 0; m < i; m++) {
+			a = &P->p[m];
+			b = &P->p[i];
+			if (!strcmp(a->label, b->label)) {
+				abpath_error("%s and %s both name host '%s': one "
+					     "result per host (two hosts? name "
+					     "them apart: --from LABEL=FILE)",
+					     a->what, b->what, a->label);
+				return 1;
+			}
+			if (equal_key(a->pv, b->pv, "host") &&
+			    equal_key(a->pv, b->pv, "kernel_version") &&
+			    equal_key(a->pv, b->pv, "time")) {
+				abpath_error("%s and %s are one run twice: the "
+					     "same host (%s), kernel build and "
+					     "time (%s) in their provenance",
+					     a->what, b->what,
+					     str_of(a->pv, "host", ""),
+					     str_of(a->pv, "time", ""));
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * provenance.host is worth a column only when it tells the hosts apart
+ * and says more than their labels: not for a fleet of VMs that all call
+ * themselves abpath-vm, nor for files named after their hosts.
+ */
+static bool hostnames_useful(const struct pooled *P)
+{
+	bool differs = false, distinct = false;
+	const char *h, *first = NULL;
+
+	for (int i = 0; i < P->k; i++) {
+		h = str_of(P->p[i].pv, "host", NULL);
+		if (!h)
+			continue;
+		differs |= strcmp(h, P->p[i].label) != 0;
+		if (first && strcmp(h, first))
+			distinct = true;
+		first = first ?: h;
+	}
+	return differs && distinct;
+}
+
+static void verdict(struct pooled *P)
+{
+	const struct pool_result *r = &P->r;
+	const struct phost *a = &P->p[0];
+	bool speed = report_speed_words(a->unit, a->lower_is_better);
+	const char *worse = speed ? "slower" : "worse";
+	const char *better = speed ? "faster" : "better";
+	/* Hosts whose ratio says legacy is worse, and better. */
+	size_t nw = a->lower_is_better ? r->above : r->below;
+	size_t nb = a->lower_is_better ? r->below : r->above;
+	char ci[128], p[32], lo[32], hi[32];
+	size_t used;
+	bool legacy_worse;
+
+	report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio, r->mean.ratio_lo,
+			    r->mean.ratio_hi);
+	st_fmt_p(p, sizeof(p), r->sign_p);
+	if (r->mean.ratio_lo > 1 || r->mean.ratio_hi < 1) {
+		legacy_worse = a->lower_is_better ? r->mean.est > 0
+						  : r->mean.est < 0;
+		if ((legacy_worse ? nw : nb) == (size_t)P->k)
+			used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
+				"legacy %s on every host: pooled "
+				"legacy/optimized %s",
+				legacy_worse ? worse : better, ci);
+		else
+			used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
+				"legacy %s over the hosts: pooled "
+				"legacy/optimized %s, though %s on %zu of %d",
+				legacy_worse ? worse : better, ci,
+				legacy_worse ? better : worse,
+				legacy_worse ? nb : nw, P->k);
+	} else {
+		used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
+			"inconclusive: pooled legacy/optimized %s includes 1; "
+			"legacy %s on %zu hosts, %s on %zu (sign test %s)",
+			ci, worse, nw, better, nb, p);
+	}
+	if (P->k >= 3 && used < sizeof(P->verdict))
+		used += (size_t)snprintf(P->verdict + used,
+			sizeof(P->verdict) - used,
+			"; a new host: 95%% prediction interval %s–%s",
+			out_fmt_sig(lo, sizeof(lo), P->r.predict.ratio_lo, 3),
+			out_fmt_sig(hi, sizeof(hi), P->r.predict.ratio_hi, 3));
+	else if (used < sizeof(P->verdict))
+		used += (size_t)snprintf(P->verdict + used,
+			sizeof(P->verdict) - used, "; a new host: no "
+			"prediction interval (it needs 3 hosts)");
+	for (int i = 0, n = 0; i < P->k; i++)
+		if (P->h[i].outlier && used < sizeof(P->verdict))
+			used += (size_t)snprintf(P->verdict + used,
+				sizeof(P->verdict) - used, "%s%s",
+				n++ ? ", " : "; unlike the others: ",
+				P->p[i].label);
+}
+
+/* A number of the host's own report, by its keys. */
+static double own(const struct phost *p, const char *obj, const char *key)
+{
+	json_t *s = json_object_get(json_object_get(p->report, "summary"),
+				    obj), *v = json_object_get(s, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double own_ci(const struct phost *p, int end)
+{
+	json_t *ci = json_object_get(json_object_get(json_object_get(
+		p->report, "summary"), "ratio"), "ci95");
+
+	return json_is_number(json_array_get(ci, (size_t)end)) ?
+	       json_number_value(json_array_get(ci, (size_t)end)) : NAN;
+}
+
+/* [lo, hi], or null where there is none (too few hosts). */
+static void emit_range(const char *key, double lo, double hi, int sig)
+{
+	if (!isfinite(lo) && !isfinite(hi)) {
+		out_null(key);
+		return;
+	}
+	out_begin_array(key);
+	out_real(NULL, lo, sig);
+	out_real(NULL, hi, sig);
+	out_end();
+	out_hint(OUT_RANGE);
+}
+
+static void emit_pv(const struct phost *p, const char *key)
+{
+	out_jansson(key, json_object_get(p->pv, key));
+}
+
+/* Per host what it measured: its own report's numbers, and its weight. */
+static void emit_hosts(const struct pooled *P)
+{
+	out_begin_array("hosts");
+	out_hint(OUT_ROWS);
+	for (int i = 0; i < P->k; i++) {
+		const struct phost *p = &P->p[i];
+		const struct pool_host *h = &P->h[i];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_string("host", p->label);
+		emit_pv(p, "kernel");
+		emit_pv(p, "cpu_model");
+		out_u64("n_legacy", (uint64_t)own(p, "legacy", "n"));
+		out_u64("n_optimized", (uint64_t)own(p, "optimized", "n"));
+		out_real("ratio", own(p, "ratio", "value"), SIG);
+		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
+		out_real("p", own(p, "mann_whitney", "p"), 2);
+		out_real("weight", h->weight, 2);
+		/* The log scale pool.c works on, for a program. */
+		out_real("log_ratio", h->y, SIG);
+		out_hint(OUT_HIDDEN);
+		out_real("variance", h->v, SIG);
+		out_hint(OUT_HIDDEN);
+		out_real("df", h->df, SIG);
+		out_hint(OUT_HIDDEN);
+		emit_range("loo_pi95", exp(h->loo_lo), exp(h->loo_hi), SIG);
+		if (P->k >= 4)
+			out_bool("outlier", h->outlier);
+		else
+			out_null("outlier");
+		out_end();
+	}
+	out_end();
+}
+
+/* Per host where it ran: the rest of its provenance that matters. */
+static void emit_machines(const struct pooled *P)
+{
+	out_begin_array("machines");
+	out_hint(OUT_ROWS);
+	for (int i = 0; i < P->k; i++) {
+		const struct phost *p = &P->p[i];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_string("host", p->label);
+		emit_pv(p, "cpus");
+		emit_pv(p, "cpufreq_governor");
+		emit_pv(p, "microcode");
+		emit_pv(p, "clocksource");
+		emit_pv(p, "backend");
+		emit_pv(p, "time");
+		out_string("hostname", str_of(p->pv, "host", NULL));
+		if (!P->show_hostname)
+			out_hint(OUT_HIDDEN);
+		out_string("file", p->what);
+		out_hint(OUT_HIDDEN);
+		out_end();
+	}
+	out_end();
+}
+
+static void emit_pooled(const struct pooled *P)
+{
+	const struct pool_result *r = &P->r;
+
+	out_begin_object("pooled", OUT_PLAIN);
+	out_u64("hosts", (uint64_t)P->k);
+	out_string("method", "random effects: DerSimonian-Laird tau^2, HKSJ "
+		   "t(k-1) interval, at least the normal one on the hosts' "
+		   "own Welch variances");
+	out_real("ratio", r->mean.ratio, SIG);
+	emit_range("ci95", r->mean.ratio_lo, r->mean.ratio_hi, SIG);
+	out_real("log_ratio", r->mean.est, SIG);
+	out_hint(OUT_HIDDEN);
+	emit_range("log_ci95", r->mean.lo, r->mean.hi, SIG);
+	out_hint(OUT_HIDDEN);
+	out_real("se", r->se, SIG);
+	out_hint(OUT_HIDDEN);
+	out_real("tau", r->tau, 3);
+	out_real("tau_factor", r->tau_factor, SIG);
+	out_real("tau2", r->tau2, 3);
+	out_hint(OUT_HIDDEN);
+	out_real("i2", r->i2, 3);
+	out_real("q", r->q, SIG);
+	out_u64("q_df", (uint64_t)P->k - 1);
+	emit_range("prediction_pi95", r->predict.ratio_lo, r->predict.ratio_hi,
+		   SIG);
+	out_begin_object("sign_test", OUT_PLAIN);
+	out_u64("above_1", r->above);
+	out_u64("below_1", r->below);
+	out_u64("ties", r->ties);
+	out_real("p", r->sign_p, SIG);
+	out_end();
+	if (P->k >= 4) {
+		out_begin_array("outliers");
+		for (int i = 0; i < P->k; i++)
+			if (P->h[i].outlier)
+				out_string(NULL, P->p[i].label);
+		out_end();
+		out_hint(OUT_LINE);
+	} else {
+		out_null("outliers");
+	}
+	out_string("verdict", P->verdict);
+	out_end();
+}
+
+static void emit(const struct pooled *P)
+{
+	const struct phost *a = &P->p[0];
+
+	out_string("bench", a->bench);
+	out_string("path", a->path);
+	out_string("metric", a->metric);
+	out_string("unit", a->unit);
+	out_bool("lower_is_better", a->lower_is_better);
+	out_string("schema", POOL_SCHEMA);
+	out_hint(OUT_HIDDEN);
+	out_string("results_schema", a->schema);
+	out_hint(OUT_HIDDEN);
+	emit_hosts(P);
+	emit_machines(P);
+	emit_pooled(P);
+}
+
+static const char *pv_or_dash(const struct phost *p, const char *key,
+			      char *buf, size_t len)
+{
+	json_t *v = json_object_get(p->pv, key);
+
+	if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+	else
+		snprintf(buf, len, "%s", json_string_value(v) ?: "-");
+	return buf;
+}
+
+static int write_markdown(FILE *f, const void *ctx)
+{
+	static const char *const machine[] = {
+		"kernel", "cpu_model", "cpus", "microcode", "cpufreq_governor",
+	};
+	const struct pooled *P = ctx;
+	const struct pool_result *r = &P->r;
+	const struct phost *a = &P->p[0];
+	char x[4][32], ci[128], p[32];
+
+	fputc('`', f);
+	md_cell(f, a->bench);
+	fprintf(f, "`, path %s; %s (%s, %s is better): %d hosts pooled\n\n",
+		a->path, a->metric, a->unit,
+		a->lower_is_better ? "lower" : "higher", P->k);
+	fputs("| host | kernel | CPU | CPUs | microcode | governor | runs "
+	      "legacy/optimized | legacy/optimized (95% CI) | p | weight | "
+	      "outlier |\n|---|---|---|---:|---|---|---:|---:|---:|---:|---|\n",
+	      f);
+	for (int i = 0; i < P->k; i++) {
+		const struct phost *h = &P->p[i];
+
+		fputs("| ", f);
+		md_cell(f, h->label);
+		for (size_t m = 0; m < sizeof(machine) / sizeof(machine[0]); m++) {
+			fputs(" | ", f);
+			md_cell(f, pv_or_dash(h, machine[m], ci, sizeof(ci)));
+		}
+		st_fmt_p(p, sizeof(p), own(h, "mann_whitney", "p"));
+		fprintf(f, " | %.0f/%.0f | %s | %s | %s | %s |\n",
+			own(h, "legacy", "n"), own(h, "optimized", "n"),
+			report_fmt_ratio_ci(ci, sizeof(ci),
+					    own(h, "ratio", "value"),
+					    own_ci(h, 0), own_ci(h, 1)),
+			p + (p[1] == '=' ? 2 : 1),
+			out_fmt_sig(x[0], sizeof(x[0]), P->h[i].weight, 2),
+			P->k < 4 ? "-" : P->h[i].outlier ? "**yes**" : "no");
+	}
+	st_fmt_p(p, sizeof(p), r->sign_p);
+	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ); "
+		"between hosts tau %s (a factor %s), I² %s%%, Q %s on %d df; ",
+		report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio,
+				    r->mean.ratio_lo, r->mean.ratio_hi),
+		out_fmt_sig(x[0], sizeof(x[0]), r->tau, 3),
+		out_fmt_sig(x[1], sizeof(x[1]), r->tau_factor, 3),
+		out_fmt_sig(x[2], sizeof(x[2]), 100 * r->i2, 2),
+		out_fmt_sig(x[3], sizeof(x[3]), r->q, 3), P->k - 1);
+	if (P->k >= 3)
+		fprintf(f, "a new host's ratio: 95%% prediction interval "
+			"%s–%s; ",
+			out_fmt_sig(x[0], sizeof(x[0]), r->predict.ratio_lo, 3),
+			out_fmt_sig(x[1], sizeof(x[1]), r->predict.ratio_hi, 3));
+	else
+		fputs("no prediction interval (it needs 3 hosts); ", f);
+	fprintf(f, "sign test %zu above 1, %zu below, %s.\n\n**", r->above,
+		r->below, p);
+	md_cell(f, P->verdict);
+	fputs("**\n", f);
+	return 0;
+}
+
+static void free_pooled(struct pooled *P)
+{
+	for (int i = 0; P->p && i < P->k; i++) {
+		json_decref(P->p[i].j);
+		json_decref(P->p[i].report);
+	}
+	free(P->p);
+	free(P->h);
+}
+
+int bench_pool(const struct bench_opts *o)
+{
+	struct pooled P = { .k = o->nfrom };
+	int ret = 0, err;
+
+	P.p = calloc((size_t)P.k, sizeof(*P.p));
+	P.h = calloc((size_t)P.k, sizeof(*P.h));
+	if (!P.p || !P.h) {
+		abpath_error("out of memory");
+		ret = 1;
+	}
+	for (int i = 0; !ret && i < P.k; i++)
+		ret = load_host(&P.p[i], o->from[i], &P.h[i]);
+	if (!ret)
+		ret = check_hosts(&P);
+	if (!ret) {
+		err = pool_combine(P.h, (size_t)P.k, POOL_LEVEL,
+				   POOL_SCALE_DEFAULT, &P.r);
+		if (err) {
+			abpath_error("pooling: %s", strerror(-err));
+			ret = 1;
+		}
+	}
+	if (!ret) {
+		P.show_hostname = hostnames_useful(&P);
+		verdict(&P);
+		out_init(o->json);
+		emit(&P);
+		if (out_flush(stdout)) {
+			abpath_error("writing to standard output: %s",
+				     strerror(errno));
+			ret = 1;
+		}
+	}
+	if (!ret && o->export_md)
+		ret = export_to(o->export_md, write_markdown, &P);
+	free_pooled(&P);
+	return ret;
+}

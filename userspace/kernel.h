@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the running kernel and the machine say (kernel.c): the kernel's
+ * config, kallsyms and hook patch, what lets a module load, the module's
+ * parameters and its entry in the kernel's list of modules, the machine a
+ * result was measured on.  The lower room of the door (control.h), which
+ * includes it: only kernel.c and control.c spell a file of sysfs, procfs
+ * or debugfs.
+ */
+#ifndef ABPATH_KERNEL_H
+#define ABPATH_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CTL_NAME_MAX	64
+#define CTL_MAX_PATHS	32
+
+enum tri { TRI_UNKNOWN = -1, TRI_NO = 0, TRI_YES = 1 };
+
+enum debugfs_state {
+	DEBUGFS_MOUNTED,
+	DEBUGFS_NOT_MOUNTED,
+	DEBUGFS_NO_ACCESS,	/* debugfs is 0700 root */
+};
+
+/* Where a user finds the hook patch for a kernel, named in every hint. */
+#define CTL_HOOK_PATCHES \
+	"patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3"
+/* What an unpatched kernel needs for the stock backend. */
+#define CTL_STOCK_NEEDS \
+	"CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and " \
+	"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+
+/* What the kernel (not the module) says about either backend. */
+struct ctl_kernel {
+	char release[128];
+	char version[256];		/* uname -v: the exact build */
+	char config_source[256];	/* file it came from, "" if none */
+	/* The patched backend: the hook patch. */
+	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
+	enum tri kallsyms;		/* abpath_register in kallsyms */
+	bool hooks_file;		/* debugfs abpath_hooks exists */
+	enum debugfs_state debugfs;
+	enum tri hooks;			/* conclusion from all of the above */
+	/* The stock backend: CTL_STOCK_NEEDS, one by one, and all. */
+	enum tri livepatch, ftrace_args, ftrace_direct;
+	enum tri stock;
+	enum tri ftrace_enabled;	/* sysctl kernel.ftrace_enabled */
+	/* Whether an unsigned or unknown-key module loads. */
+	enum tri sig_enforce;		/* module.sig_enforce */
+	char lockdown[32];		/* none, integrity, ...; "" unknown */
+	enum tri secure_boot;		/* EFI SecureBoot variable */
+};
+
+/* Parsed debugfs abpath_hooks: "registered 0|1" then "<path> 0|1". */
+struct ctl_hooks {
+	bool registered;
+	int n;
+	char name[CTL_MAX_PATHS][CTL_NAME_MAX];
+	bool key[CTL_MAX_PATHS];
+};
+
+/* snprintf(dst, len, "%s", src) without the truncation warning. */
+void ctl_copy(char *dst, size_t len, const char *src);
+/* Returns 0 or -errno; strips one trailing newline. */
+int ctl_read(const char *file, char *buf, size_t len);
+
+void ctl_kernel_probe(struct ctl_kernel *k);
+int ctl_read_hooks(struct ctl_hooks *h);
+enum debugfs_state ctl_debugfs_state(void);
+/*
+ * Whether k can take neither backend, after an "abpath: error:" line that
+ * starts with prefix and says what the kernel lacks.
+ */
+bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix);
+/* Whether debugfs cannot be read, after the error line that says why. */
+bool ctl_explain_debugfs(void);
+/* The warning that debugfs, and so the hook state, is root's only. */
+void ctl_warn_hooks_unknown(void);
+
+/* A module parameter; each of them, in name order (0 or -errno). */
+int ctl_param(const char *name, char *buf, size_t len);
+typedef void ctl_param_fn(const char *name, const char *val, void *ctx);
+int ctl_params(ctl_param_fn *fn, void *ctx);
+/* The kernel lists the module (loaded, or coming, or going). */
+bool ctl_module_listed(void);
+
+/* The machine, for a result's provenance; each returns 0 or -errno. */
+int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
+/*
+ * The CPUs' "microcode" revisions, each once, comma-separated in the
+ * order the CPUs list them ("0x5003604"); "" when cpuinfo has none (an
+ * arm64 machine, some VMs).
+ */
+int ctl_cpu_microcode(char *buf, size_t len);
+int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
+int ctl_clocksource(char *buf, size_t len);
+
+#endif
