@@ -230,6 +230,15 @@ void out_real(const char *key, double val, int sig)
 		    sizeof(out_hints[0].exact), val, sig);
 }
 
+void out_range(const char *key, double lo, double hi, int sig)
+{
+	out_begin_array(key);
+	out_real(NULL, lo, sig);
+	out_real(NULL, hi, sig);
+	out_end();
+	out_hint(OUT_RANGE);
+}
+
 void out_jansson(const char *key, struct json_t *val)
 {
 	out_add(key, val ? json_deep_copy(val) : json_null());

@@ -340,11 +340,7 @@ static void emit_range(const char *key, double lo, double hi, int sig)
 		out_null(key);
 		return;
 	}
-	out_begin_array(key);
-	out_real(NULL, lo, sig);
-	out_real(NULL, hi, sig);
-	out_end();
-	out_hint(OUT_RANGE);
+	out_range(key, lo, hi, sig);
 }
 
 static void emit_pv(const struct phost *p, const char *key)
