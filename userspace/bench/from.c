@@ -45,12 +45,14 @@ static int check_schema(json_t *j, const char *what)
 
 	if (!json_object_get(j, "schema") ||
 	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
+			!strcmp(schema, BENCH_SCHEMA_ADAPTIVE) ||
 			!strcmp(schema, "abpath-bench/2") ||
 			!strcmp(schema, "abpath-bench/1"))))
 		return 0;
 	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
-		     "abpath-bench/1, abpath-bench/2 or %s", what, schema ? schema : "(not a string)",
-		     ABPATH_VERSION, BENCH_SCHEMA);
+		     "abpath-bench/1, abpath-bench/2, %s or %s", what,
+		     schema ? schema : "(not a string)", ABPATH_VERSION,
+		     BENCH_SCHEMA, BENCH_SCHEMA_ADAPTIVE);
 	return 1;
 }
 
@@ -100,6 +102,40 @@ static int load_sample(json_t *js, int i, struct bench_sample *s)
 	return 0;
 }
 
+/*
+ * An adaptive bench's rule, from its "sequential": 0, 1 after the error.
+ * Its looks are not read: the report derives them again from the runs.
+ */
+static int load_rule(json_t *seq, const char *what, struct bench_opts *o)
+{
+	struct seq_rule *r = &o->seq;
+	json_t *prec = json_object_get(seq, "precision");
+	const char *why;
+	int first, cap;
+
+	if (!json_is_object(seq) ||
+	    !json_is_number(json_object_get(seq, "alpha")) ||
+	    !json_is_number(json_object_get(seq, "gamma")) ||
+	    !json_is_number(json_object_get(seq, "margin")) ||
+	    !(json_is_number(prec) || json_is_null(prec)) ||
+	    get_count(seq, "first_look_runs", &first) ||
+	    get_count(seq, "cap_runs", &cap))
+		return bad(what, "\"sequential\" lacks the rule's alpha, gamma, "
+			   "first_look_runs, cap_runs, margin or precision");
+	*r = (struct seq_rule){
+		.alpha = json_number_value(json_object_get(seq, "alpha")),
+		.gamma = json_number_value(json_object_get(seq, "gamma")),
+		.first = first, .cap = cap,
+		.margin = json_number_value(json_object_get(seq, "margin")),
+		.precision = json_is_number(prec) ? json_number_value(prec) : 0,
+	};
+	why = seq_rule_check(r);
+	if (why)
+		return bad(what, why);
+	o->adaptive = true;
+	return 0;
+}
+
 int bench_load(json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o)
 {
@@ -117,6 +153,9 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 	if (get_count(j, "runs_per_mode", &o->runs) ||
 	    get_count(j, "warmup_per_mode", &o->warmup))
 		return bad(what, "no \"runs_per_mode\" or \"warmup_per_mode\"");
+	if (json_object_get(j, "sequential") &&
+	    load_rule(json_object_get(j, "sequential"), what, o))
+		return 1;
 	if (!json_is_array(paths) || !json_array_size(paths)) {
 		b->paths.n = 1;
 		ctl_copy(b->paths.name[0], CTL_NAME_MAX, o->path);
