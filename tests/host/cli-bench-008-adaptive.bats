@@ -118,6 +118,8 @@ mode_of() {
 	run -0 --separate-stderr "$ABPATH" bench --from "$f"
 	assert_line --regexp '^  verdict: +legacy is 1\.05x slower \(95% sequential CI'
 	assert_line --regexp '^  stopped_by: +different$'
+	run -0 --separate-stderr "$ABPATH" bench --from "$f" --export-markdown -
+	assert_line --regexp 'Welch t on the logs, unadjusted for the looks of --runs auto\); Mann-Whitney p=[0-9.]+, unadjusted\.  \*\*legacy is 1\.05x slower \(95% sequential CI'
 	# Runs after the stop: not a bench this rule ran; the looks end at it.
 	jq '.samples += [.samples[-1] | .index += 1]' "$f" >"$BATS_TEST_TMPDIR/more.json"
 	run -0 --separate-stderr "$ABPATH" -j bench --from "$BATS_TEST_TMPDIR/more.json"
