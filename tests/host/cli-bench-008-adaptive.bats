@@ -127,6 +127,15 @@ mode_of() {
 	assert_equal "$(jq -c '.sequential.looks' <<<"$output")" "$(jq -c '.sequential.looks' "$f")"
 }
 
+@test "--pool refuses adaptive benches: their intervals are not adjusted for the rule" {
+	f=$FIXTURES/adaptive.json
+	jq '.provenance.host = "other"' "$f" >"$BATS_TEST_TMPDIR/other.json"
+	run -1 --separate-stderr "$ABPATH" bench --pool --from "$f" --from "$BATS_TEST_TMPDIR/other.json"
+	[[ $stderr == *"adaptive.json: an adaptive bench (--runs auto): the pooled interval does not adjust for its stopping rule; pool benches of a fixed count (--runs N)"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$output" ''
+}
+
 @test "--runs auto, Ctrl-C: the looks so far, the last one's interval, complete false" {
 	fake_module
 	echo legacy >"$ABPATH_SYSFS/exit_reparent/mode"
