@@ -7,8 +7,10 @@
  * computes the statistics (statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
  * (report.h); from.c reads a saved result back; suite.c runs the
- * experiments of experiments.c, and tables.c prints them.  No two files
- * depend on each other both ways.
+ * experiments of experiments.c, and tables.c prints them.  With --runs
+ * auto, adaptive.c applies the stopping rule of sequential.c to the runs,
+ * for run.c (whether to stop) and report.c (the looks and the verdict).
+ * No two files depend on each other both ways.
  */
 #ifndef ABPATH_BENCH_INTERNAL_H
 #define ABPATH_BENCH_INTERNAL_H
