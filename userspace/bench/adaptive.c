@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* report.h for SIG alone: report.c calls in here, never the reverse. */
 #include "report.h"
 #include "../output.h"
 
@@ -119,12 +120,11 @@ static const char *stopped_by(const struct bench *b,
 }
 
 void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
-		       char *buf, size_t len)
+		       bool speed, char *buf, size_t len)
 {
 	const struct seq_look *l = last_look(L);
 	const struct seq_rule *r = &b->o->seq;
 	char f[32], lo[32], hi[32], at[96];
-	bool speed = report_speed_words(b->unit, b->lower_is_better);
 	double v, a, z;
 
 	if (!l || !isfinite(l->lo)) {

@@ -6,11 +6,12 @@
  * stopped by signals.c, with the provenance of provenance.c; report.c
  * computes the statistics (statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
- * (report.h); from.c reads a saved result back; suite.c runs the
- * experiments of experiments.c, and tables.c prints them.  With --runs
- * auto, adaptive.c applies the stopping rule of sequential.c to the runs,
- * for run.c (whether to stop) and report.c (the looks and the verdict).
- * No two files depend on each other both ways.
+ * (report.h); from.c reads a saved result back through load.c;
+ * suite.c runs the experiments of experiments.c, and tables.c prints
+ * them.  With --runs auto, adaptive.c applies the stopping rule of
+ * sequential.c to the runs, for run.c (whether to stop) and report.c
+ * (the looks and the verdict).  No two files depend on each other both
+ * ways.
  */
 #ifndef ABPATH_BENCH_INTERNAL_H
 #define ABPATH_BENCH_INTERNAL_H
@@ -186,9 +187,12 @@ void bench_looks_free(struct bench_looks *L);
  * rule stops the bench there.
  */
 bool bench_rule_stops(struct bench *b);
-/* The rule's verdict, its interval the headline. */
+/*
+ * The rule's verdict, its interval the headline; @speed: "slower" and
+ * "faster" rather than "worse" and "better".
+ */
 void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
-		       char *buf, size_t len);
+		       bool speed, char *buf, size_t len);
 /* The "sequential" node of the result: the rule and every look. */
 void bench_emit_sequential(const struct bench *b, const struct bench_looks *L);
 
@@ -327,7 +331,11 @@ int bench_from(const struct bench_opts *o);
  * is set to what the messages call it.
  */
 struct json_t *bench_from_file(const char *file, const char **what);
-/* Fill b and o from a bench JSON object (borrowed: keep j alive). */
+/*
+ * load.c: fill b and o from a bench JSON object (borrowed: keep j
+ * alive): its runs, and with --runs auto its rule; 0, or 1 after the
+ * error.
+ */
 int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
 

@@ -196,7 +196,9 @@ static int adaptive_verdict(const struct bench *b, struct report *r)
 	}
 	if (err)
 		return err;
-	bench_seq_verdict(b, &r->looks, r->verdict, sizeof(r->verdict));
+	bench_seq_verdict(b, &r->looks,
+			  report_speed_words(b->unit, b->lower_is_better),
+			  r->verdict, sizeof(r->verdict));
 	r->warning[0] = '\0';
 	if (r->looks.extra)
 		snprintf(r->warning, sizeof(r->warning), "%d measured run%s "
