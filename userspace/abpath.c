@@ -135,10 +135,10 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	}
 	if (strcmp(backend, "patched")) {
 		out_begin_object("stock_backend", OUT_PLAIN);
-		out_tri("CONFIG_LIVEPATCH", k.livepatch);
-		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_ARGS", k.ftrace_args);
-		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
-			k.ftrace_direct);
+		/* module/requires.h's, as abpath check judges them. */
+		for (i = 0; i < ctl_n_requires; i++)
+			if (!strcmp(ctl_requires[i].backend, "stock"))
+				out_tri(ctl_requires[i].option, k.need[i]);
 		/* 0 detaches every ftrace user, abpath's legacy arms too. */
 		out_tri("ftrace_enabled", k.ftrace_enabled);
 		out_end();
