@@ -19,6 +19,10 @@
  *	the option's name.  stock.c's #errors repeat the stock ones, for
  *	a build that bypasses Kbuild's choice.
  *
+ * ABPATH_UNAVAILABLE(backend, path, option, why)
+ *	Where option is set, the backend leaves path optimized-only: the
+ *	module says why in <path>/site (module/stock.c's check of it).
+ *
  * ABPATH_REFUSE(option, why)
  *	Set, the kernel loads no module whose signature it cannot check
  *	against a key it trusts; DKMS signs with its own key, which loads
@@ -27,6 +31,9 @@
  */
 #ifndef ABPATH_REQUIRE
 #define ABPATH_REQUIRE(...)
+#endif
+#ifndef ABPATH_UNAVAILABLE
+#define ABPATH_UNAVAILABLE(...)
 #endif
 #ifndef ABPATH_REFUSE
 #define ABPATH_REFUSE(...)
@@ -39,9 +46,12 @@ ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_ARGS, "its handlers take each s
 ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, "each site calls its trampoline directly")
 ABPATH_REQUIRE(stock, CONFIG_POSIX_CPU_TIMERS_TASK_WORK, "the tick's handler reads the CPU timers' queued task work")
 
+ABPATH_UNAVAILABLE(stock, timer_fastpath, CONFIG_PREEMPT_RT, "the slow path's locks sleep in the tick")
+
 ABPATH_REFUSE(CONFIG_MODULE_SIG_FORCE, "only modules signed by a trusted key load")
 ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY, "lockdown from boot: only modules signed by a trusted key load")
 ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY, "lockdown from boot: only modules signed by a trusted key load")
 
 #undef ABPATH_REQUIRE
+#undef ABPATH_UNAVAILABLE
 #undef ABPATH_REFUSE

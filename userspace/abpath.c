@@ -22,6 +22,7 @@
 #include "kmod.h"
 #include "output.h"
 #include "counters.h"
+#include "preflight.h"
 
 static const struct option opts_help[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -54,14 +55,6 @@ static int no_operands(const struct cmd *c, int argc, char **argv)
 }
 
 /* ---- status ------------------------------------------------------------ */
-
-static void out_tri(const char *key, enum tri t)
-{
-	if (t == TRI_UNKNOWN)
-		out_null(key);
-	else
-		out_bool(key, t == TRI_YES);
-}
 
 static int do_status(const struct cmd *c, int argc, char **argv)
 {
@@ -467,6 +460,8 @@ static const struct cmd cmds[] = {
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
 	  true, NULL },
+	{ "check", preflight_cmd, preflight_synopsis, preflight_summary,
+	  preflight_help, true, NULL },
 	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true,
 	  NULL },
 	{ "help", cli_help_cmd, "[COMMAND]",

@@ -247,7 +247,7 @@ int ctl_config_read(struct ctl_config *c, const char *file)
 	}
 	/* "# Linux/x86 6.1.76 Kernel Configuration", from olddefconfig. */
 	head = strstr(c->text, "\n# Linux/");
-	if (head && (head = strchr(head + 1, ' ')) &&
+	if (head && (head = strchr(head + 3, ' ')) &&
 	    (end = strstr(head, " Kernel Configuration\n")) &&
 	    end - head < (long)sizeof(c->version))
 		snprintf(c->version, sizeof(c->version), "%.*s",
