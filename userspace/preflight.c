@@ -48,7 +48,7 @@ const char preflight_summary[] =
 const char preflight_help[] =
 	"  -j, --json          JSON output\n"
 	"  -c, --config FILE   judge this kernel config (a /boot config, a\n"
-	"                      /proc/config.gz, a distribution's published\n"
+	"                      procfs's config.gz, a distribution's published\n"
 	"                      config) instead of the running kernel\n"
 	"\nFor each backend and each path: yes, no with the config option or\n"
 	"symbol that decides it, or unknown.  The options are those DKMS and\n"

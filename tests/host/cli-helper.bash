@@ -9,7 +9,7 @@ load ../suite/paths
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
 # The commands the CLI must offer, in its help order.
-CLI_COMMANDS=(status paths load unload set stats reset workloads bench help)
+CLI_COMMANDS=(status paths load unload set stats reset workloads check bench help)
 # The fake module's paths: the table's (module/paths.h).
 mapfile -t CLI_PATHS < <(module_paths)
 
