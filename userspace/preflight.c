@@ -154,11 +154,11 @@ static enum tri judge_stock_path(struct judged *j, int p, char *why,
 			 "present and traceable", stock_sites[s].func);
 		return TRI_UNKNOWN;
 	}
-	if (j->sym[s] == TRI_NO) {
+	if (!j->sym_err && j->sym[s] == TRI_NO) {
 		snprintf(why, len, "%s is not in kallsyms", stock_sites[s].func);
 		return TRI_NO;
 	}
-	if (j->trace[s] == TRI_NO) {
+	if (!j->trace_err && j->trace[s] == TRI_NO) {
 		snprintf(why, len, "%s is not in available_filter_functions: "
 			 "inlined or notrace", stock_sites[s].func);
 		return TRI_NO;
