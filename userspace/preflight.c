@@ -176,6 +176,8 @@ static enum tri judge_stock_path(struct judged *j, int p, char *why,
 static void judge(struct judged *j)
 {
 	const char *funcs[NSITES > 0 ? NSITES : 1];
+	struct ctl_hooks hooks;
+	bool have_hooks;
 	int b, p, i;
 
 	for (i = 0; i < ctl_n_requires; i++)
@@ -194,13 +196,23 @@ static void judge(struct judged *j)
 		j->sym_err = ctl_kallsyms_find(funcs, NSITES, j->sym);
 		j->trace_err = ctl_traceable(funcs, NSITES, j->trace);
 	}
+	/* The paths the hook patch has a site for, where debugfs says. */
+	have_hooks = j->running && j->backend[0] == TRI_YES &&
+		     !ctl_read_hooks(&hooks);
 	for (p = 0; p < NPATHS; p++) {
-		/* The hook patch has a site for every path of its kernel. */
 		j->path[0][p] = j->backend[0];
 		snprintf(j->path_why[0][p], sizeof(j->path_why[0][p]), "%s",
 			 j->backend[0] == TRI_YES ? "the hook patch's site" :
 			 j->backend[0] == TRI_NO ? "no hook patch" :
 			 "the hook patch is unknown");
+		for (i = 0; have_hooks && i < hooks.n; i++)
+			if (!strcmp(hooks.name[i], paths[p]))
+				break;
+		if (have_hooks && i == hooks.n) {
+			j->path[0][p] = TRI_NO;
+			snprintf(j->path_why[0][p], sizeof(j->path_why[0][p]),
+				 "the hook patch has no site for it");
+		}
 		j->path[1][p] = judge_stock_path(j, p, j->path_why[1][p],
 						 sizeof(j->path_why[1][p]));
 		if (j->backend[1] == TRI_NO) {
