@@ -250,3 +250,13 @@ fake_sites() {
 		assert_equal "${#lines[@]}" 3
 	done
 }
+
+@test "README's table of published configs is what make compat writes from the preflight now" {
+	cp "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
+	run -0 "$TOP/tests/tools/compat-configs" --readme "$BATS_TEST_TMPDIR/README.md" --abpath "$ABPATH"
+	run -0 diff -u "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
+	run -0 grep -c '^| .* | \(yes\|maybe\|no\) | ' "$BATS_TEST_TMPDIR/README.md"
+	assert_output "$(grep -c '\.config	' "$CONFIGS/SOURCES")"
+	run -0 grep -F '| Arch Linux (/proc/config.gz) |' "$BATS_TEST_TMPDIR/README.md"
+	assert_output --partial '| no | patched (patches/) | abpath cannot work on this kernel: the stock backend cannot work because CONFIG_LIVEPATCH is not set'
+}
