@@ -39,18 +39,18 @@
 #define ABPATH_REFUSE(...)
 #endif
 
-ABPATH_REQUIRE(patched, CONFIG_ABPATH_HOOKS, "the hook patch (patches/) sets it: abpath calls its static calls")
+ABPATH_REQUIRE(patched, CONFIG_ABPATH_HOOKS, "the hook patch (patches/): its static calls")
 ABPATH_REQUIRE(stock, CONFIG_X86_64, "its ftrace trampoline is x86-64 assembly")
 ABPATH_REQUIRE(stock, CONFIG_LIVEPATCH, "its livepatch relocations reach unexported symbols")
-ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_ARGS, "its handlers take each site's arguments from ftrace")
-ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, "each site calls its trampoline directly")
-ABPATH_REQUIRE(stock, CONFIG_POSIX_CPU_TIMERS_TASK_WORK, "the tick's handler reads the CPU timers' queued task work")
+ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_ARGS, "its handlers read the sites' arguments")
+ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, "its trampoline is a direct call")
+ABPATH_REQUIRE(stock, CONFIG_POSIX_CPU_TIMERS_TASK_WORK, "the tick reads the timers' task work")
 
-ABPATH_UNAVAILABLE(stock, timer_fastpath, CONFIG_PREEMPT_RT, "the slow path's locks sleep in the tick")
+ABPATH_UNAVAILABLE(stock, timer_fastpath, CONFIG_PREEMPT_RT, "its slow path sleeps in the tick")
 
-ABPATH_REFUSE(CONFIG_MODULE_SIG_FORCE, "only modules signed by a trusted key load")
-ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY, "lockdown from boot: only modules signed by a trusted key load")
-ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY, "lockdown from boot: only modules signed by a trusted key load")
+ABPATH_REFUSE(CONFIG_MODULE_SIG_FORCE, "only trusted signatures load")
+ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY, "only trusted signatures load")
+ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY, "only trusted signatures load")
 
 #undef ABPATH_REQUIRE
 #undef ABPATH_UNAVAILABLE

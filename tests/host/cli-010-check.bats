@@ -89,7 +89,7 @@ reason() {
 	verdict 1 no null
 	run -0 reason
 	assert_output --partial "CONFIG_LIVEPATCH is not set"
-	assert_output --partial "and even then CONFIG_MODULE_SIG_FORCE is set: only modules signed by a trusted key load, unless the key DKMS signs with is enrolled"
+	assert_output --partial "and even then CONFIG_MODULE_SIG_FORCE is set: only trusted signatures load, unless the key DKMS signs with is enrolled"
 	run -0 jq -e '.load.CONFIG_MODULE_SIG_FORCE == true' <<<"$json"
 	# Talos main's build config: no livepatch either, and no forced signatures.
 	judge "$CONFIGS/talos-main-6.18.45-amd64.config"
