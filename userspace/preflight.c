@@ -292,10 +292,18 @@ static void out_cannot_tell(const struct judged *j)
 		out_string(NULL, "which keys the kernel trusts, and whether "
 			   "Secure Boot, lockdown= or module.sig_enforce=1 "
 			   "refuse an unsigned module at boot");
-	} else if (j->sym_err || j->trace_err) {
+	} else if (j->sym_err == -EACCES || j->trace_err == -EACCES) {
 		out_string(NULL, "whether the stock sites are traceable: "
 			   "tracing's available_filter_functions is root's; "
 			   "run check as root");
+	} else if (j->trace_err == -ENOENT) {
+		out_string(NULL, "whether the stock sites are traceable: "
+			   "neither tracefs nor debugfs is mounted "
+			   "(mount -t tracefs nodev /sys/kernel/tracing)");
+	} else if (j->sym_err || j->trace_err) {
+		out_string(NULL, "whether the stock sites are traceable: "
+			   "reading kallsyms or available_filter_functions "
+			   "failed");
 	}
 	out_end();
 }
