@@ -67,7 +67,8 @@ fleet_dying_ssh() {
 # the connection (port 1 of the loopback address).  With "dies", host-d
 # comes between host-a and host-b instead of host-c: reached through
 # fleet_dying_ssh, it benches a command whose first run makes that ssh
-# fail (once), and a bench bounded by an hour.
+# fail and waits until the test lets it come back (rm $DEAD), so that the
+# controller's poll finds the host gone; its bench is bounded by an hour.
 fleet_inventory() {
 	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"
 	LOG=$BATS_TEST_TMPDIR/runs.log
@@ -111,7 +112,7 @@ fleet_inventory() {
 				echo "      ansible_ssh_transfer_method: piped"
 				echo "      abpath_bench_timeout_s: 3600"
 				echo '      abpath_bench_workload: ""'
-				echo "      abpath_bench_args: [sh, -c, '[ -e $DEAD.once ] || touch $DEAD.once $DEAD; sleep 0.2']"
+				echo "      abpath_bench_args: [sh, -c, '[ -e $DEAD.once ] || { touch $DEAD.once $DEAD; while [ -e $DEAD ]; do sleep 0.1; done; }; sleep 0.2']"
 			else
 				echo '      abpath_bench_workload: ""'
 				echo "      abpath_bench_args: [sh, -c, 'echo $h >>$LOG; sleep 0.05; echo $h >>$LOG']"
@@ -228,6 +229,15 @@ global_mode() {
 	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	assert_line --regexp '^host-b +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	[[ ! -e $RESULTS/host-d.json ]] || fail "a result of host-d was fetched: $(cat "$RESULTS/host-d.json")"
+	# The bench went on on host-d: let it end there, as it would on a host
+	# cut off by the network, and put its paths back itself.
+	rm -f "$DEAD"
+	local i bench=$BATS_TEST_TMPDIR/hosts/host-d/bench/bench.json
+	for ((i = 0; i < 600; i++)); do
+		[[ -s $bench ]] && break
+		sleep 0.1
+	done
+	[[ -s $bench ]] || fail "host-d's bench wrote no $bench within 60 s"
 	# Its facts file, from the facts gathered before the bench, says why.
 	run -0 jq -r '[.inventory_hostname, .bench_result, (.processor_vcpus > 0), .bench_error, .restore_error] | join(" / ")' \
 		"$RESULTS/host-d.facts.json"
@@ -240,17 +250,24 @@ global_mode() {
 
 @test "bench: a host whose connection comes back within its reconnect time is polled again and benched" {
 	fleet_inventory dies
-	# ssh fails from host-d's first run for 3 s.
-	(
-		while [[ ! -e $DEAD ]]; do sleep 0.1; done
-		sleep 3
-		rm -f "$DEAD"
-	) 3>&- &
-	run -0 timeout 300 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" \
-		-e abpath_reconnect_timeout_s=60 "$ANS/playbooks/bench.yml"
-	[[ -e $DEAD.once && ! -e $DEAD ]] || fail "host-d's ssh was never lost, or never came back"
+	# ssh to host-d fails from its bench's first run until the play shows
+	# that the controller's poll found it gone.
+	local log=$BATS_TEST_TMPDIR/play.log pid rc=0 i
+	timeout 300 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" \
+		-e abpath_reconnect_timeout_s=60 "$ANS/playbooks/bench.yml" >"$log" 2>&1 3>&- &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		grep -q 'fatal: \[host-d\]: UNREACHABLE!' "$log" || ! kill -0 "$pid" 2>/dev/null && break
+		sleep 0.1
+	done
+	rm -f "$DEAD"
+	wait "$pid" || rc=$?
+	output=$(cat "$log")
+	mapfile -t lines <"$log"
+	((rc == 0)) || fail "the play exited $rc; its output ends: $(tail -40 "$log")"
+	[[ -e $DEAD.once ]] || fail "host-d's bench never ran its command"
 	assert_output --regexp 'fatal: \[host-d\]: UNREACHABLE! => .*Connection refused'
-	assert_output --regexp $'TASK \\[abpath : Wait for the bench to end, the host answering again\\] \\**\n(ok|changed): \\[host-d\\]'
+	assert_output --regexp $'TASK \\[abpath : Wait for the bench to end, the host answering again\\] \\**\n(FAILED - RETRYING: [^\n]*\n)*(ok|changed): \\[host-d\\]'
 	assert_line --regexp '^host-d +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	run -0 jq -r '[.path, .runs_per_mode, .complete] | join(" ")' "$RESULTS/host-d.json"
 	assert_output "exit_reparent 2 true"
