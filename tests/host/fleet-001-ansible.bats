@@ -44,10 +44,31 @@ fleet_fake_host() {
 		"$ABPATH_SYSFS" "$ABPATH_DEBUGFS" "$ABPATH_PROC" "$ABPATH_KMSG" "$ABPATH_WORKLOAD_DIR"
 }
 
-# fleet_inventory [down]: hosts host-a and host-b bench a command that
-# logs its host to $LOG; host-c benches the fake forkexit workload, which
-# fails.  With "down", host-0 comes first, an ssh host that refuses the
-# connection (port 1 of the loopback address).
+# fleet_dying_ssh: an ssh for Ansible's ssh connection that runs the
+# remote command here, until $BATS_TEST_TMPDIR/dead exists: then it
+# fails as ssh does against a machine that is gone (exit 255).
+fleet_dying_ssh() {
+	DEAD=$BATS_TEST_TMPDIR/dead
+	cat >"$BATS_TEST_TMPDIR/ssh" <<-EOF
+		#!/bin/sh
+		if [ -e "$DEAD" ]; then
+		    echo "ssh: connect to host 127.0.0.1 port 22: Connection refused" >&2
+		    exit 255
+		fi
+		for last; do :; done
+		exec /bin/sh -c "\$last"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/ssh"
+}
+
+# fleet_inventory [down|dies]: hosts host-a and host-b bench a command
+# that logs its host to $LOG; host-c benches the fake forkexit workload,
+# which fails.  With "down", host-0 comes first, an ssh host that refuses
+# the connection (port 1 of the loopback address).  With "dies", host-d
+# comes between host-a and host-b instead of host-c: reached through
+# fleet_dying_ssh, it benches a command whose first run makes that ssh
+# fail and waits until the test lets it come back (rm $DEAD), so that the
+# controller's poll finds the host gone; its bench is bounded by an hour.
 fleet_inventory() {
 	[[ -x $ABPATH ]] || fail "no $ABPATH; build it with 'make -C userspace'"
 	LOG=$BATS_TEST_TMPDIR/runs.log
@@ -71,7 +92,12 @@ fleet_inventory() {
 		if [[ ${1:-} == down ]]; then
 			echo "    host-0: {ansible_connection: ssh, ansible_host: 127.0.0.1, ansible_port: 1}"
 		fi
-		for h in host-a host-b host-c; do
+		local hosts=(host-a host-b host-c)
+		if [[ ${1:-} == dies ]]; then
+			fleet_dying_ssh
+			hosts=(host-a host-d host-b)
+		fi
+		for h in "${hosts[@]}"; do
 			echo "    $h:"
 			echo "      abpath_environment: $(fleet_fake_host $h)"
 			echo "      abpath_bench_dir: $BATS_TEST_TMPDIR/hosts/$h/bench"
@@ -79,6 +105,14 @@ fleet_inventory() {
 			if [[ $h == host-c ]]; then
 				echo "      abpath_bench_workload: forkexit"
 				echo "      abpath_bench_args: [--fail]"
+			elif [[ $h == host-d ]]; then
+				echo "      ansible_connection: ssh"
+				echo "      ansible_host: 127.0.0.1"
+				echo "      ansible_ssh_executable: $BATS_TEST_TMPDIR/ssh"
+				echo "      ansible_ssh_transfer_method: piped"
+				echo "      abpath_bench_timeout_s: 3600"
+				echo '      abpath_bench_workload: ""'
+				echo "      abpath_bench_args: [sh, -c, '[ -e $DEAD.once ] || { touch $DEAD.once $DEAD; while [ -e $DEAD ]; do sleep 0.1; done; }; sleep 0.2']"
 			else
 				echo '      abpath_bench_workload: ""'
 				echo "      abpath_bench_args: [sh, -c, 'echo $h >>$LOG; sleep 0.05; echo $h >>$LOG']"
@@ -178,6 +212,67 @@ global_mode() {
 		assert_equal "$(global_mode $h)" optimized
 	done
 	output=$recap
+}
+
+@test "bench: a host lost mid-bench is failed within its reconnect time, not at the async limit, and the next host benches" {
+	fleet_inventory dies
+	local t0=$SECONDS
+	# The async limit is 3,900 s: a run that waited for it would be stopped
+	# here, and fail.
+	run -2 timeout 300 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" \
+		-e abpath_reconnect_timeout_s=5 "$ANS/playbooks/bench.yml"
+	local took=$((SECONDS - t0))
+	(( took < 120 )) || fail "the play took ${took}s, over 120 s"
+	[[ -e $DEAD ]] || fail "host-d's bench never ran its command"
+	assert_output --regexp 'fatal: \[host-d\]: FAILED! => .*the connection was lost during the bench .*and not regained within abpath_reconnect_timeout_s \(5 s\)'
+	assert_line --regexp '^host-d +: .* failed=1 '
+	assert_line --regexp '^host-a +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
+	assert_line --regexp '^host-b +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
+	[[ ! -e $RESULTS/host-d.json ]] || fail "a result of host-d was fetched: $(cat "$RESULTS/host-d.json")"
+	# The bench went on on host-d: let it end there, as it would on a host
+	# cut off by the network, and put its paths back itself.
+	rm -f "$DEAD"
+	local i bench=$BATS_TEST_TMPDIR/hosts/host-d/bench/bench.json
+	for ((i = 0; i < 600; i++)); do
+		[[ -s $bench ]] && break
+		sleep 0.1
+	done
+	[[ -s $bench ]] || fail "host-d's bench wrote no $bench within 60 s"
+	# Its facts file, from the facts gathered before the bench, says why.
+	run -0 jq -r '[.inventory_hostname, .bench_result, (.processor_vcpus > 0), .bench_error, .restore_error] | join(" / ")' \
+		"$RESULTS/host-d.facts.json"
+	assert_output --regexp '^host-d /  / true / the connection was lost during the bench .* / the paths could not be put back: .*Connection refused'
+	[[ -s $RESULTS/host-a.json && -s $RESULTS/host-b.json ]] ||
+		fail "no result for host-a or host-b in $RESULTS: $(ls "$RESULTS")"
+	assert_equal "$(global_mode host-a)" optimized
+	assert_equal "$(global_mode host-b)" optimized
+}
+
+@test "bench: a host whose connection comes back within its reconnect time is polled again and benched" {
+	fleet_inventory dies
+	# ssh to host-d fails from its bench's first run until the play shows
+	# that the controller's poll found it gone.
+	local log=$BATS_TEST_TMPDIR/play.log pid rc=0 i
+	timeout 300 ansible-playbook -i "$INV" -e "abpath_results_dir=$RESULTS" \
+		-e abpath_reconnect_timeout_s=60 "$ANS/playbooks/bench.yml" >"$log" 2>&1 3>&- &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		grep -q 'fatal: \[host-d\]: UNREACHABLE!' "$log" || ! kill -0 "$pid" 2>/dev/null && break
+		sleep 0.1
+	done
+	rm -f "$DEAD"
+	wait "$pid" || rc=$?
+	output=$(cat "$log")
+	mapfile -t lines <"$log"
+	((rc == 0)) || fail "the play exited $rc; its output ends: $(tail -40 "$log")"
+	[[ -e $DEAD.once ]] || fail "host-d's bench never ran its command"
+	assert_output --regexp 'fatal: \[host-d\]: UNREACHABLE! => .*Connection refused'
+	assert_output --regexp $'TASK \\[abpath : Wait for the bench to end, the host answering again\\] \\**\n(FAILED - RETRYING: [^\n]*\n)*(ok|changed): \\[host-d\\]'
+	assert_line --regexp '^host-d +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
+	run -0 jq -r '[.path, .runs_per_mode, .complete] | join(" ")' "$RESULTS/host-d.json"
+	assert_output "exit_reparent 2 true"
+	run -0 jq -r '.bench_error' "$RESULTS/host-d.facts.json"
+	assert_output null
 }
 
 @test "bench: abpath_bench_serial=2 benches two hosts in one batch" {
