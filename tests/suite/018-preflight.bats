@@ -28,7 +28,8 @@ teardown() {
 	status_json=$output
 	for p in "${PATHS[@]}"; do
 		said=$(jq -r --arg p "$p" --arg b "$BACKEND" '.paths[$p][$b]' <<<"$check")
-		why=$(jq -r --arg p "$p" '.paths[$p].stock_reason' <<<"$check")
+		why=$(jq -r --arg p "$p" --arg b "$BACKEND" \
+			'if $b == "stock" then .paths[$p].stock_reason else "the hook patch" end' <<<"$check")
 		site=$(jq -r --arg p "$p" '.paths[$p].site' <<<"$status_json")
 		if [[ $site == unavailable* ]]; then attached=no; else attached=yes; fi
 		# Not "# PATH:": compat-matrix reads those lines as the smoke's.
