@@ -60,6 +60,17 @@ run_files() {
 	refute_output --partial '| patched 6.12 PREEMPT_RT |'
 }
 
+@test "a proxy's row says Debian's source and the distribution's config, never the distribution" {
+	run_files smoke-proxy-ubuntu $'1..2\nok 1 a\nok 2 b' \
+		$'==> proxy kernel build\nabpath-vm: 6.12.117-proxy-ubuntu, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
+	run_files vm-proxy-eln $'1..1\nnot ok 1 a' 'abpath-vm: 6.12.117-proxy-eln, 2 CPUs'
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --commit abc1234 --date 2026-11-27
+	assert_line "| Debian's source, Ubuntu 24.04's config, \`proxy-ubuntu\` | 6.12.117-proxy-ubuntu | stock | all 1 | smoke | 2 passed |"
+	assert_line "| Debian's source, ELN's (RHEL-next) config, \`proxy-eln\` | 6.12.117-proxy-eln | stock | (not reported) | whole VM suite | **1 failed**, 0 passed |"
+	refute_output --partial 'tested on'
+	refute_output --regexp '\| (Ubuntu|Fedora|ELN)[^|]*\| 6\.12'
+}
+
 @test "a directory with no VM run is an error, not an empty table" {
 	run_files build 'ok - built'
 	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR"
