@@ -100,6 +100,20 @@ run_files() {
 	assert_output 'no markers'
 }
 
+@test "--block writes between its own comment lines and leaves the main matrix" {
+	run_files smoke-proxy-fedora $'1..1\nok 1 a' 'abpath-vm: 6.12.117-proxy-fedora, 2 CPUs'
+	printf '%s\n' '<!-- compat-matrix: begin (x) -->' 'main row' '<!-- compat-matrix: end -->' \
+		'<!-- compat-matrix-proxies: begin (y) -->' 'old proxy row' \
+		'<!-- compat-matrix-proxies: end -->' >"$BATS_TEST_TMPDIR/README.md"
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block proxies --commit abc1234
+	run -0 cat "$BATS_TEST_TMPDIR/README.md"
+	assert_line --index 1 'main row'
+	refute_line 'old proxy row'
+	assert_line --partial "| Debian's source, Fedora 40's config, \`proxy-fedora\` |"
+	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block none
+	[[ $stderr == *"has no compat-matrix-none begin and end lines"* ]]
+}
+
 @test "README's matrix is the generator's output" {
 	run -0 sed -n '/^<!-- compat-matrix: begin/,/^<!-- compat-matrix: end/p' "$TOP/README.md"
 	assert_line --regexp '^From `[^`]+` of [0-9a-f]{7,}(-dirty)?, 20[0-9-]{8}(; [^(]+)? \(tests/tools/compat-matrix\):$'
