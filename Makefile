@@ -12,7 +12,7 @@ DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
 .PHONY: all module userspace kernel check check-full check-host check-vm demo overhead compat clean \
-	deb dkms-src dkms-install dkms-uninstall
+	deb rpm dkms-src dkms-install dkms-uninstall
 
 all: module userspace
 
@@ -68,6 +68,12 @@ compat:
 # checked by lintian. README's install block is what a user does with them.
 deb:
 	tests/package/build
+
+# The RPM packages (rpm/abpath.spec): abpath-dkms and abpath in build/rpm/,
+# checked by rpmlint. Built with Debian's rpmbuild, they show the spec
+# works; Fedora, RHEL and SUSE build their own from it (docs/design.md).
+rpm:
+	tests/package/build-rpm
 
 # The real-machine route without packages: DKMS builds and installs abpath.ko for every
 # installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").

@@ -348,6 +348,23 @@ run_quick_suite() {
 		fail "runs: $(jq -c '[.runs_per_mode, .warmup_per_mode]' <<<"$output")"
 }
 
+@test "bench --suite --runs auto: every point stops by the rule, and the tables give each rule's verdict" {
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --runs auto --max-runs 6 -j --out "$OUT"
+	jq -e '.schema == "abpath-bench/4" and .adaptive and .runs_per_mode == 6 and
+		all(.experiments[]; .adaptive and .runs_per_mode == 6) and
+		all(.experiments[].points[].bench; .sequential.cap_runs == 6 and
+			(.sequential.stopped_by | IN("different", "equivalent", "precise", "cap")) and
+			([.samples[] | select(.warmup | not)] | length) == 4 * .sequential.looks[-1].runs / 2)' \
+		<<<"$output" >/dev/null ||
+		fail "$(jq -c '[.runs_per_mode, [.experiments[].points[].bench.sequential | [.stopped_by, .looks_made]]]' <<<"$output")"
+	# The quick suite's first point, derived again from its runs.
+	want=$(jq -r '.experiments[0].points[0] | "- \(.param): \(.bench.summary.verdict)"' <<<"$output")
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
+	assert_line --partial 'Measured with --runs auto: each point ran ABBA blocks until the stopping rule stopped it'
+	assert_line "$want"
+	assert_line --partial 'at most 6 measured runs per mode after 1 warm-up'
+}
+
 @test "bench --suite: a failing point stops it, restores, keeps what was done" {
 	# pound-times fails: the first two experiments are complete.
 	printf '#!/bin/sh\necho "pound: exploded" >&2\nexit 1\n' >"$ABPATH_WORKLOAD_DIR/pound-times"

@@ -21,10 +21,11 @@
 #   --switch-at N  in the Nth call, switch that path to the other mode,
 #                  as someone else could during a run
 #   --higher       a throughput: unit ops/s, higher is better
+#   --ratio R      legacy's value is R, not 2 (1: an A/A bench)
 set -u
 json=0 scale=1 nap=0 fail=0 badcheck=0 failat=0 resetns=0 revert=0
 revertat=0 mismatchat=0 switchat=0
-unit=us lower=true
+unit=us lower=true ratio=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) json=1 ;;
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--mismatch-at) mismatchat=$2; shift ;;
 	--switch-at) switchat=$2; shift ;;
 	--higher) unit=ops/s lower=false ;;
+	--ratio) ratio=$2; shift ;;
 	*) echo "fake: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -90,9 +92,9 @@ awk -v reset="$resetns" -v revert="$revert" -v mismatch="$mismatch" \
 	mode[$1] == $2 && $3 == "ns_max" { $4 = ($2 == "legacy" ? 900 : 300) }
 	{ print }' "$state/fake.modes" "$ABPATH_DEBUGFS/stats" >"$ABPATH_DEBUGFS/stats.new"
 mv "$ABPATH_DEBUGFS/stats.new" "$ABPATH_DEBUGFS/stats"
-value=$(awk -v k="$k" -v m="$mode" -v s="$scale" 'BEGIN {
+value=$(awk -v k="$k" -v m="$mode" -v s="$scale" -v r="$ratio" 'BEGIN {
 	split("0 -0.03 0.03 -0.01 0.01 -0.02 0.02", j, " ")
-	printf "%.6f", (m == "legacy" ? 2 : 1) * s * (1 + j[k % 7 + 1]) }')
+	printf "%.6f", (m == "legacy" ? r : 1) * s * (1 + j[k % 7 + 1]) }')
 passed=true
 [ "$badcheck" = 1 ] && passed=false
 if [ "$json" = 1 ]; then

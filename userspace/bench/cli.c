@@ -32,6 +32,9 @@ static const struct {
 } opt_table[] = {
 	{ "path", 'p', true, true },
 	{ "runs", 'r', true, true },
+	{ "max-runs", 'N', true, false },
+	{ "precision", 'E', true, false },
+	{ "margin", 'g', true, false },
 	{ "warmup", 'W', true, false },
 	{ "prepare", 'R', true, false },
 	{ "plot", 'P', true, false },
@@ -160,7 +163,7 @@ const char bench_synopsis[] =
 	"       abpath bench --pool --from [LABEL=]FILE --from [LABEL=]FILE ... "
 	"[-j]\n"
 	"                    [--export-markdown FILE]\n"
-	"       abpath bench --suite history [--quick] [--runs N] [--out DIR] "
+	"       abpath bench --suite history [--quick] [--runs N|auto] [--out DIR] "
 	"[-j] [--plot FILE]";
 
 const char bench_summary[] =
@@ -172,6 +175,15 @@ const char bench_help[] =
 	"                   all (default: the one the workload exercises)\n"
 	"  -r, --runs N     measured runs per mode (default 6, at least 2;\n"
 	"                   p < 0.05 needs at least 4; suite: 4, --quick 2)\n"
+	"  -r, --runs auto  run ABBA blocks until a stopping rule decides:\n"
+	"                   the ratio's 95% interval, valid over all the\n"
+	"                   looks, excludes 1, lies within the margin, is as\n"
+	"                   narrow as --precision, or the cap is reached\n"
+	"      --max-runs N   the cap, runs per mode (default 20; suite 8,\n"
+	"                   --quick 4; 2 to 1000, an odd N is N - 1)\n"
+	"      --precision P  also stop when the interval's relative half-\n"
+	"                   width is P% or less (default: not)\n"
+	"      --margin M   'equivalent' within ±M% (default 2%)\n"
 	"      --warmup N   discarded runs per mode, first (default 1)\n"
 	"      --prepare CMD  run 'sh -c CMD' before every run, untimed\n"
 	"  -j, --json       JSON output, with every run's value and counters\n"
@@ -273,6 +285,12 @@ const char *bench_check_values(const struct bench_opts *o)
 {
 	if (o->prepare && !*o->prepare)
 		return "--prepare needs a command";
+	if (!o->adaptive && (o->max_runs_given || o->precision_given ||
+			     o->margin_given))
+		return o->runs_given ? "--max-runs, --precision and --margin "
+		       "go with --runs auto, not with a number of runs" :
+		       "--max-runs, --precision and --margin go with --runs "
+		       "auto";
 	const char *ex[] = { o->export_md, o->export_csv, o->export_json };
 
 	for (int i = 0; i < 3; i++) {
@@ -391,6 +409,22 @@ static bool parse_count(const char *arg, int min, int max, int *val)
 	return true;
 }
 
+/* "5%" or "5": a share in (0, 1), from a percentage above 0 and below 100. */
+static bool parse_percent(const char *arg, double *val)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (errno || end == arg || *end || !(v > 0 && v < 100))
+		return false;
+	*val = v / 100;
+	return true;
+}
+
 /*
  * A name is looked up like 'abpath workloads'; a path (with a '/') is
  * taken as is.  -1 with exe filled in, or the exit code after a message.
@@ -426,11 +460,46 @@ static int bench_opt(const struct cmd *c, int opt, char *arg, void *ctx)
 		o->path = arg;
 		break;
 	case 'r':
+		o->runs_given = true;
+		if (!strcmp(arg, "auto")) {
+			o->adaptive = true;
+			break;
+		}
 		if (!parse_count(arg, 2, 100000, &o->runs))
 			return cli_usage_error(c, "invalid --runs '%s'; expected "
 					       "a number of runs per mode, at "
-					       "least 2", arg);
-		o->runs_given = true;
+					       "least 2, or auto", arg);
+		o->adaptive = false;
+		break;
+	case 'N':
+		if (!parse_count(arg, 2, BENCH_MAX_AUTO_RUNS, &o->seq.cap))
+			return cli_usage_error(c, "invalid --max-runs '%s'; "
+					       "expected the most runs per mode "
+					       "--runs auto may make, 2 to %d",
+					       arg, BENCH_MAX_AUTO_RUNS);
+		if (o->seq.cap % 2)
+			fprintf(stderr, "abpath: bench: --max-runs %d: the rule "
+				"looks after whole ABBA blocks (2 runs per "
+				"mode), so the cap is %d\n", o->seq.cap,
+				seq_cap(o->seq.cap));
+		o->seq.cap = seq_cap(o->seq.cap);
+		o->max_runs_given = true;
+		break;
+	case 'E':
+		if (!parse_percent(arg, &o->seq.precision))
+			return cli_usage_error(c, "invalid --precision '%s'; "
+					       "expected the interval's relative "
+					       "half-width as a percentage above "
+					       "0 and below 100, e.g. 5%%", arg);
+		o->precision_given = true;
+		break;
+	case 'g':
+		if (!parse_percent(arg, &o->seq.margin))
+			return cli_usage_error(c, "invalid --margin '%s'; "
+					       "expected the equivalence margin "
+					       "as a percentage above 0 and below "
+					       "100, e.g. 2%%", arg);
+		o->margin_given = true;
 		break;
 	case 'W':
 		if (!parse_count(arg, 0, 100000, &o->warmup))
@@ -462,6 +531,8 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	const char *msg;
 	char exe[4096];
 
+	seq_rule_default(&o.seq, SEQ_DEFAULT_CAP);
+
 	/* Only the words before "--" are abpath's. */
 	ret = cli_options(c, split, argv, bench_short_options(),
 			  bench_long_options(), bench_opt, &o, &rest);
@@ -471,6 +542,8 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	msg = bench_check_values(&o);
 	if (msg)
 		return cli_usage_error(c, "%s", msg);
+	if (o.adaptive)
+		o.runs = o.seq.cap;
 	if (o.nfrom || o.suite || o.quick || o.out || o.pool) {
 		msg = bench_check_forms(&o, split - rest, split < argc);
 		if (msg)

@@ -85,9 +85,11 @@ static void write_markdown(FILE *f, const struct bench *b,
 	}
 	st_fmt_p(p, sizeof(p), r->mw.p);
 	fprintf(f, "\nlegacy/optimized %s (ratio of geometric means, Welch t "
-		"on the logs); Mann-Whitney %s.  **%s**\n",
+		"on the logs%s); Mann-Whitney %s%s.  **%s**\n",
 		report_fmt_ratio_ci(ci, sizeof(ci), r->ratio.value, r->ratio.lo,
-			     r->ratio.hi), p, r->verdict);
+			     r->ratio.hi),
+		o->adaptive ? ", unadjusted for the looks of --runs auto" : "",
+		p, o->adaptive ? ", unadjusted" : "", r->verdict);
 	if (report_invalid_runs(b)) {
 		fputs("\nLeft out of the statistics, invalid:", f);
 		for (int i = 0, n = 0; i < b->done; i++) {

@@ -45,121 +45,15 @@ static int check_schema(json_t *j, const char *what)
 
 	if (!json_object_get(j, "schema") ||
 	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
+			!strcmp(schema, BENCH_SCHEMA_ADAPTIVE) ||
 			!strcmp(schema, "abpath-bench/2") ||
 			!strcmp(schema, "abpath-bench/1"))))
 		return 0;
 	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
-		     "abpath-bench/1, abpath-bench/2 or %s", what, schema ? schema : "(not a string)",
-		     ABPATH_VERSION, BENCH_SCHEMA);
+		     "abpath-bench/1, abpath-bench/2, %s or %s", what,
+		     schema ? schema : "(not a string)", ABPATH_VERSION,
+		     BENCH_SCHEMA, BENCH_SCHEMA_ADAPTIVE);
 	return 1;
-}
-
-static char *dup_str(json_t *j, const char *key, const char *dflt)
-{
-	const char *v = json_string_value(json_object_get(j, key));
-
-	return strdup(v ? v : dflt);
-}
-
-static int get_count(json_t *j, const char *key, int *val)
-{
-	json_t *v = json_object_get(j, key);
-
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    json_integer_value(v) > 1000000)
-		return -1;
-	*val = (int)json_integer_value(v);
-	return 0;
-}
-
-static int load_sample(json_t *js, int i, struct bench_sample *s)
-{
-	const char *mode = json_string_value(json_object_get(js, "mode"));
-	json_t *v = json_object_get(js, "value");
-	json_t *idx = json_object_get(js, "index");
-
-	if (!json_is_object(js) || !mode || !json_is_number(v))
-		return -1;
-	if (!strcmp(mode, bench_mode_name[BENCH_LEGACY]))
-		s->mode = BENCH_LEGACY;
-	else if (!strcmp(mode, bench_mode_name[BENCH_OPTIMIZED]))
-		s->mode = BENCH_OPTIMIZED;
-	else
-		return -1;
-	s->index = json_is_integer(idx) ? (int)json_integer_value(idx) : i + 1;
-	s->warmup = json_is_true(json_object_get(js, "warmup"));
-	s->value = json_number_value(v);
-	s->counters = json_incref(json_object_get(js, "counters"));
-	if (!s->counters)
-		s->counters = json_object();
-	s->results = json_incref(json_object_get(js, "results"));
-	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
-	/* Schema 3: left out of the statistics, as when it ran. */
-	ctl_copy(s->invalid, sizeof(s->invalid),
-		 json_string_value(json_object_get(js, "invalid")) ?: "");
-	return 0;
-}
-
-int bench_load(json_t *j, const char *what, struct bench *b,
-	       struct bench_opts *o)
-{
-	json_t *samples = json_object_get(j, "samples");
-	json_t *paths = json_object_get(j, "paths"), *args, *e;
-	size_t i;
-
-	*b = (struct bench){ .o = o };
-	o->path = json_string_value(json_object_get(j, "path"));
-	o->workload = json_string_value(json_object_get(j, "workload"));
-	if (!json_is_object(j) || !o->workload || !o->path)
-		return bad(what, "no \"workload\" or \"path\"");
-	if (!json_is_array(samples) || !json_array_size(samples))
-		return bad(what, "no \"samples\"");
-	if (get_count(j, "runs_per_mode", &o->runs) ||
-	    get_count(j, "warmup_per_mode", &o->warmup))
-		return bad(what, "no \"runs_per_mode\" or \"warmup_per_mode\"");
-	if (!json_is_array(paths) || !json_array_size(paths)) {
-		b->paths.n = 1;
-		ctl_copy(b->paths.name[0], CTL_NAME_MAX, o->path);
-	}
-	json_array_foreach(paths, i, e) {
-		if (!json_is_string(e) || b->paths.n >= CTL_MAX_PATHS)
-			return bad(what, "\"paths\" is not a list of names");
-		ctl_copy(b->paths.name[b->paths.n++], CTL_NAME_MAX,
-			 json_string_value(e));
-	}
-	args = json_object_get(j, "args");
-	o->nargs = 0;
-	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
-	b->s = calloc(json_array_size(samples), sizeof(*b->s));
-	b->workload_name = dup_str(j, "workload", "");
-	b->metric = dup_str(j, "metric", "value");
-	b->unit = dup_str(j, "unit", "");
-	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
-		abpath_error("out of memory");
-		return 1;
-	}
-	json_array_foreach(args, i, e) {
-		if (!json_is_string(e))
-			return bad(what, "\"args\" is not a list of strings");
-		o->args[o->nargs++] = (char *)json_string_value(e);
-	}
-	b->lower_is_better = !json_is_false(json_object_get(j,
-							    "lower_is_better"));
-	b->provenance = json_incref(json_object_get(j, "provenance"));
-	o->command = json_is_true(json_object_get(j, "command"));
-	o->prepare = json_string_value(json_object_get(j, "prepare"));
-	b->total = (int)json_array_size(samples);
-	/* An interrupted bench: say how far it got, as it did. */
-	b->incomplete = json_is_false(json_object_get(j, "complete"));
-	if (b->incomplete)
-		b->total = 2 * (o->runs + o->warmup);
-	json_array_foreach(samples, i, e) {
-		if (load_sample(e, (int)i, &b->s[i]))
-			return bad(what, "a sample without a \"mode\" (legacy "
-				   "or optimized) and a numeric \"value\"");
-		b->done++;
-	}
-	return 0;
 }
 
 static int from_bench(const struct bench_opts *o, json_t *j, const char *what)

@@ -6,9 +6,12 @@
  * stopped by signals.c, with the provenance of provenance.c; report.c
  * computes the statistics (statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
- * (report.h); from.c reads a saved result back; suite.c runs the
- * experiments of experiments.c, and tables.c prints them.  No two files
- * depend on each other both ways.
+ * (report.h); from.c reads a saved result back through load.c;
+ * suite.c runs the experiments of experiments.c, and tables.c prints
+ * them.  With --runs auto, adaptive.c applies the stopping rule of
+ * sequential.c to the runs, for run.c (whether to stop) and report.c
+ * (the looks and the verdict).  No two files depend on each other both
+ * ways.
  */
 #ifndef ABPATH_BENCH_INTERNAL_H
 #define ABPATH_BENCH_INTERNAL_H
@@ -23,6 +26,7 @@
 #include "../control.h"
 #include "../kmsg.h"
 #include "bench.h"
+#include "sequential.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
@@ -31,15 +35,29 @@
 #define BENCH_MAX_FROM		64
 #define BENCH_MAX_ACROSS	8
 
+/* --runs auto: the largest --max-runs (per mode). */
+#define BENCH_MAX_AUTO_RUNS	1000
+
 #define SUITE_DEFAULT_RUNS	4
 #define SUITE_QUICK_RUNS	2
+/* --suite with --runs auto: the cap per mode, --max-runs unless given. */
+#define SUITE_AUTO_CAP		8
+#define SUITE_QUICK_AUTO_CAP	4
 
 struct bench_opts {
 	const char *workload;	/* as given: a name, or a path with a '/' */
 	const char *exe;	/* the file to run */
 	const char *path;	/* a path name, or "all" */
-	int runs, warmup;	/* per mode */
+	int runs, warmup;	/* per mode; with adaptive, runs is the cap */
 	bool runs_given, warmup_given;
+	/*
+	 * --runs auto: the stopping rule (sequential.h, adaptive.c) decides
+	 * after each ABBA block; seq is its parameters, set by --max-runs,
+	 * --precision and --margin (each *_given when on the command line).
+	 */
+	bool adaptive;
+	struct seq_rule seq;
+	bool max_runs_given, precision_given, margin_given;
 	bool json;
 	const char *plot;	/* NULL, or a .svg/.png file */
 	char **args;		/* after "--", for the workload (NULL-ended) */
@@ -118,6 +136,7 @@ struct bench {
 	struct json_t *provenance;	/* bench_provenance(), or the file's */
 	struct kmsg kmsg;		/* the kernel's log, while running */
 	int last_mode;			/* of the last run, -1 before one */
+	int looks_seen;			/* --runs auto: looks said so far */
 };
 
 /* cli.c: the command line. */
@@ -148,6 +167,34 @@ static inline bool bench_counts(const struct bench_sample *s)
 {
 	return !s->warmup && !s->invalid[0];
 }
+
+/* adaptive.c: --runs auto, the stopping rule over a bench's runs. */
+struct bench_looks {
+	int n;			/* looks made, up to and with the stop */
+	struct seq_look *look;
+	enum seq_stop stop;	/* of the last look (SEQ_GO_ON: no stop) */
+	int extra;		/* measured runs after the stop */
+};
+/*
+ * The looks of b->o->seq over b's runs, in the order they ran, up to the
+ * first that stops; 0 or -errno (-EDOM: a value <= 0).  Free with
+ * bench_looks_free().
+ */
+int bench_looks(const struct bench *b, struct bench_looks *L);
+void bench_looks_free(struct bench_looks *L);
+/*
+ * After a run: says on stderr a look that run completed, and whether the
+ * rule stops the bench there.
+ */
+bool bench_rule_stops(struct bench *b);
+/*
+ * The rule's verdict, its interval the headline; @speed: "slower" and
+ * "faster" rather than "worse" and "better".
+ */
+void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
+		       bool speed, char *buf, size_t len);
+/* The "sequential" node of the result: the rule and every look. */
+void bench_emit_sequential(const struct bench *b, const struct bench_looks *L);
 
 /* provenance.c: where and when. */
 /*
@@ -266,6 +313,12 @@ void bench_gp_quote(FILE *f, const char *s);
  * recomputes every summary.
  */
 #define BENCH_SCHEMA	"abpath-bench/3"
+/*
+ * An adaptive bench's (--runs auto): version 4 adds "sequential", the
+ * rule and its looks, whose verdict an older reader would have replaced
+ * by the fixed-count one over runs the rule chose to stop at.
+ */
+#define BENCH_SCHEMA_ADAPTIVE	"abpath-bench/4"
 
 /*
  * from.c: abpath bench --from FILE (a bench or a suite result), or
@@ -278,7 +331,11 @@ int bench_from(const struct bench_opts *o);
  * is set to what the messages call it.
  */
 struct json_t *bench_from_file(const char *file, const char **what);
-/* Fill b and o from a bench JSON object (borrowed: keep j alive). */
+/*
+ * load.c: fill b and o from a bench JSON object (borrowed: keep j
+ * alive): its runs, and with --runs auto its rule; 0, or 1 after the
+ * error.
+ */
 int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
 

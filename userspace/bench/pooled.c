@@ -123,6 +123,17 @@ static int host_runs(struct phost *p, struct pool_host *h)
 			     "--pool takes complete ones", p->what);
 		ret = 1;
 	}
+	/*
+	 * Its runs stopped when a rule saw enough: each host's Welch
+	 * interval, which pooling weighs, is not adjusted for that.
+	 */
+	if (!ret && lo.adaptive) {
+		abpath_error("%s: an adaptive bench (--runs auto): the pooled "
+			     "interval does not adjust for its stopping rule; "
+			     "pool benches of a fixed count (--runs N)",
+			     p->what);
+		ret = 1;
+	}
 	for (int m = 0; !ret && m < 2; m++) {
 		v[m] = calloc((size_t)b.done + 1, sizeof(double));
 		if (!v[m])

@@ -176,6 +176,38 @@ static int pair_runs(const struct bench *b, struct report *r)
 	return r->paired_err == -ENOMEM ? -ENOMEM : 0;
 }
 
+/*
+ * --runs auto: the rule's verdict over its looks.  The fixed-count
+ * statistics stay in the report, labelled unadjusted: none of them is
+ * what the rule guarantees, and the run counts' warning is theirs.
+ */
+static int adaptive_verdict(const struct bench *b, struct report *r)
+{
+	int err;
+
+	if (!b->o->adaptive)
+		return 0;
+	err = bench_looks(b, &r->looks);
+	if (err == -EDOM) {
+		snprintf(r->verdict, sizeof(r->verdict), "no ratio: a run "
+			 "measured 0 or less, and geometric means need "
+			 "positive values");
+		return 0;
+	}
+	if (err)
+		return err;
+	bench_seq_verdict(b, &r->looks,
+			  report_speed_words(b->unit, b->lower_is_better),
+			  r->verdict, sizeof(r->verdict));
+	r->warning[0] = '\0';
+	if (r->looks.extra)
+		snprintf(r->warning, sizeof(r->warning), "%d measured run%s "
+			 "after the rule stopped: not a bench this rule ran; "
+			 "its looks end at the stop", r->looks.extra,
+			 r->looks.extra == 1 ? "" : "s");
+	return 0;
+}
+
 int report_compute(const struct bench *b, struct report *r)
 {
 	int err;
@@ -216,7 +248,7 @@ int report_compute(const struct bench *b, struct report *r)
 			 b->incomplete ? "interrupted before both modes had a "
 					 "measured run" :
 			 "a mode has no valid measured run");
-		return 0;
+		return adaptive_verdict(b, r);
 	}
 	err = st_mann_whitney(r->m[0].v, r->m[0].n, r->m[1].v, r->m[1].n,
 			      &r->mw);
@@ -228,7 +260,7 @@ int report_compute(const struct bench *b, struct report *r)
 	if (err)
 		return err;
 	verdict(b, r);
-	return 0;
+	return adaptive_verdict(b, r);
 }
 
 /*
@@ -334,9 +366,13 @@ static void emit_mode(const struct bench *b, const struct report *r,
 }
 
 /* The tests, each drawn after the summary table in text. */
-static void emit_tests(const struct report *r)
+static void emit_tests(const struct bench *b, const struct report *r)
 {
+	bool adaptive = b->o->adaptive;
+
 	out_begin_object("ratio", OUT_APART);
+	if (adaptive)
+		out_bool("unadjusted", true);
 	out_string("estimator", "geometric means, legacy/optimized");
 	out_real("value", r->ratio.value, SIG);
 	out_range("ci95", r->ratio.lo, r->ratio.hi, SIG);
@@ -344,6 +380,8 @@ static void emit_tests(const struct report *r)
 	out_real("df", r->ratio.df, SIG);
 	out_end();
 	out_begin_object("paired", OUT_APART);
+	if (adaptive)
+		out_bool("unadjusted", true);
 	out_u64("pairs", r->paired.n);
 	out_real("value", r->paired.value, SIG);
 	out_range("ci95", r->paired.lo, r->paired.hi, SIG);
@@ -351,6 +389,8 @@ static void emit_tests(const struct report *r)
 	out_string("method", "paired-t-log-adjacent-runs");
 	out_end();
 	out_begin_object("mann_whitney", OUT_APART);
+	if (adaptive)
+		out_bool("unadjusted", true);
 	out_real("u", r->mw.u, SIG);
 	out_real("p", r->mw.p, SIG);
 	out_real("p_min", r->mw.p_min, SIG);
@@ -390,7 +430,7 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
 	out_bool("complete", !b->incomplete);
-	out_string("schema", BENCH_SCHEMA);
+	out_string("schema", o->adaptive ? BENCH_SCHEMA_ADAPTIVE : BENCH_SCHEMA);
 	out_hint(OUT_HIDDEN);
 	out_jansson("provenance", b->provenance);
 	out_begin_array("order");
@@ -427,7 +467,7 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_begin_table("summary", OUT_COLS, "");
 	emit_mode(b, r, BENCH_LEGACY);
 	emit_mode(b, r, BENCH_OPTIMIZED);
-	emit_tests(r);
+	emit_tests(b, r);
 	out_string("verdict", r->verdict);
 	out_begin_array("invalid_runs");
 	for (int i = 0; i < b->done; i++)
@@ -443,12 +483,15 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_end();
 	out_hint(OUT_HIDDEN);
 	out_end();
+	if (o->adaptive)
+		bench_emit_sequential(b, &r->looks);
 }
 
 void report_free(struct report *r)
 {
 	free(r->m[0].v);
 	free(r->m[1].v);
+	bench_looks_free(&r->looks);
 }
 
 json_t *bench_json(const struct bench *b)

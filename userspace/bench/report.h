@@ -31,6 +31,8 @@ struct report {
 	char verdict[320];
 	char warning[160];		/* "" or why the runs are too few */
 	char invalid_note[160];		/* "" or how many runs were left out */
+	/* --runs auto: the rule's looks, whose verdict replaces the above. */
+	struct bench_looks looks;
 };
 
 /*

@@ -182,9 +182,9 @@ static void progress(const struct bench *b, const char *what, double spent)
 		out_fmt_sig(last, sizeof(last), s->value, 3);
 		snprintf(left, sizeof(left), eta < 90 ? "%.0f s" : "%.0f min",
 			 eta < 90 ? eta : eta / 60);
-		fprintf(stderr, "abpath: bench: %s; last %s%s%s, about %s "
+		fprintf(stderr, "abpath: bench: %s; last %s%s%s, %s %s "
 			"left\n", what, last, *b->unit ? " " : "", b->unit,
-			left);
+			b->o->adaptive ? "at most" : "about", left);
 	} else {
 		fprintf(stderr, "abpath: bench: %s\n", what);
 	}
@@ -467,6 +467,9 @@ int bench_collect(struct bench *b)
 			break;
 		ret = run_one(b, i, bench_now() - t0);
 		if (bench_stopping())
+			break;
+		/* --runs auto: after a block, the rule may stop here. */
+		if (!ret && b->o->adaptive && bench_rule_stops(b))
 			break;
 	}
 	b->restore_err = bench_modes_restore();

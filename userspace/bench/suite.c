@@ -10,11 +10,13 @@
  * Output: a JSON object per experiment
  *   {schema, provenance, experiment, path, workload, metric, unit,
  *    lower_is_better, param_name, title, reproduces, cpus, kernel,
- *    args_template, runs_per_mode, warmup_per_mode,
+ *    args_template, runs_per_mode, warmup_per_mode, adaptive,
  *    points: [{param, args: [...], bench: {abpath bench -j}}], elapsed_s}
  * written to DIR/<experiment>.json with --out, and all of them in
  *   {schema, provenance, suite: "history", version, kernel, cpus, quick,
- *    runs_per_mode, warmup_per_mode, complete, experiments: [...]}
+ *    runs_per_mode, warmup_per_mode, adaptive, complete, experiments: [...]}
+ * With --runs auto (adaptive) each point stops by the rule (adaptive.c)
+ * and runs_per_mode is its cap.
  * (DIR/history.json, and standard output with -j); without -j, standard
  * output gets the Markdown tables of tables.c.
  */
@@ -44,7 +46,8 @@ const char *bench_suite_check(const char *name)
 
 struct suite_run {
 	const struct bench_opts *o;
-	int runs, warmup;
+	int runs, warmup;	/* with --runs auto, runs is the cap */
+	struct seq_rule seq;
 	json_t *history;
 };
 
@@ -145,7 +148,8 @@ static json_t *new_experiment(const struct suite_run *sr,
 {
 	return json_pack("{s:s, s:O, s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:s,"
 			 " s:s, s:O, s:O, s:s, s:i, s:i, s:[]}",
-			 "schema", BENCH_SCHEMA,
+			 "schema", sr->o->adaptive ? BENCH_SCHEMA_ADAPTIVE
+						   : BENCH_SCHEMA,
 			 "provenance", json_object_get(sr->history, "provenance"),
 			 "experiment", e->id, "path", e->path,
 			 "workload", e->workload, "metric", e->metric,
@@ -159,13 +163,25 @@ static json_t *new_experiment(const struct suite_run *sr,
 			 "warmup_per_mode", sr->warmup, "points");
 }
 
+/* --runs auto: the experiment's runs_per_mode is the cap. */
+static json_t *with_mode(const struct suite_run *sr, json_t *j)
+{
+	if (j && json_object_set_new(j, "adaptive",
+				     json_boolean(sr->o->adaptive))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* One point: a whole bench, appended to the experiment's points. */
 static int run_point(const struct suite_run *sr, const struct suite_exp *e,
 		     const char *param, int k, int npoints, json_t *exp)
 {
 	struct bench_opts bo = {
 		.workload = e->workload, .path = e->path, .runs = sr->runs,
-		.warmup = sr->warmup,
+		.warmup = sr->warmup, .adaptive = sr->o->adaptive,
+		.seq = sr->seq,
 	};
 	char exe[4096], label[256];
 	json_t *bj = NULL, *args;
@@ -223,7 +239,7 @@ static int run_all(struct suite_run *sr)
 		const struct suite_exp *e = &suite_history[i];
 		const char *const *params = o->quick ? e->quick_params
 						     : e->params;
-		json_t *exp = new_experiment(sr, e);
+		json_t *exp = with_mode(sr, new_experiment(sr, e));
 		double t0 = now_s(), took;
 		int n = 0;
 
@@ -259,6 +275,13 @@ int bench_suite(const struct bench_opts *o)
 
 	sr.runs = o->runs_given ? o->runs : o->quick ? SUITE_QUICK_RUNS
 						     : SUITE_DEFAULT_RUNS;
+	sr.seq = o->seq;
+	if (o->adaptive) {
+		if (!o->max_runs_given)
+			sr.seq.cap = o->quick ? SUITE_QUICK_AUTO_CAP
+					      : SUITE_AUTO_CAP;
+		sr.runs = sr.seq.cap;
+	}
 	sr.warmup = o->warmup_given ? o->warmup : BENCH_DEFAULT_WARMUP;
 	if (o->plot && !bench_find_gnuplot()) {
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
@@ -276,13 +299,15 @@ int bench_suite(const struct bench_opts *o)
 		u.release[0] = '\0';
 	sr.history = json_pack("{s:s, s:o*, s:s, s:s, s:s, s:i, s:b, s:i, s:i,"
 			       " s:b, s:[]}",
-			       "schema", BENCH_SCHEMA,
+			       "schema", o->adaptive ? BENCH_SCHEMA_ADAPTIVE
+						     : BENCH_SCHEMA,
 			       "provenance", bench_provenance(),
 			       "suite", o->suite, "version", ABPATH_VERSION,
 			       "kernel", u.release, "cpus", (int)cpus,
 			       "quick", o->quick, "runs_per_mode", sr.runs,
 			       "warmup_per_mode", sr.warmup, "complete", 0,
 			       "experiments");
+	sr.history = with_mode(&sr, sr.history);
 	if (!sr.history) {
 		abpath_error("out of memory");
 		return 1;

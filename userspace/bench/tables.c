@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "report.h"
 #include "experiments.h"
 #include "points.h"
 #include "../output.h"
@@ -86,6 +86,48 @@ static void command_line(char *buf, size_t len, json_t *exp)
 	}
 }
 
+/*
+ * --runs auto: each point's verdict by the stopping rule, derived again
+ * from its runs (adaptive.c, as --from does), which the table's
+ * intervals and p, computed as for a fixed count, are not adjusted for.
+ */
+static int print_rule(FILE *f, json_t *points)
+{
+	struct bench_opts o;
+	struct report r;
+	struct bench b;
+	json_t *pt;
+	char buf[64];
+	size_t i;
+	int err = 0;
+
+	fputs("Measured with --runs auto: each point ran ABBA blocks until "
+	      "the stopping rule stopped it (at most runs_per_mode per mode), "
+	      "so the intervals and p above are unadjusted for its looks. "
+	      "The rule's verdicts, each with its 95% interval valid over "
+	      "the looks:\n\n", f);
+	json_array_foreach(points, i, pt) {
+		o = (struct bench_opts){ 0 };
+		r = (struct report){ 0 };
+		err = bench_load(json_object_get(pt, "bench"), "a point", &b,
+				 &o);
+		if (!err && !o.adaptive)
+			err = -EINVAL;
+		if (!err)
+			err = report_compute(&b, &r);
+		pt_param_text(json_object_get(pt, "param"), buf, sizeof(buf));
+		if (!err)
+			fprintf(f, "- %s: %s\n", buf, r.verdict);
+		report_free(&r);
+		bench_free(&b);
+		free(o.args);
+		if (err)
+			break;
+	}
+	fputc('\n', f);
+	return err > 0 ? -EINVAL : err;
+}
+
 static int print_exp(FILE *f, json_t *exp, json_t *history)
 {
 	const struct suite_exp *e = suite_find_exp(pt_str(exp, "experiment", NULL));
@@ -123,8 +165,10 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	runs = json_object_get(exp, "runs_per_mode");
 	fprintf(f, "\nWorkload `%s`, path %s; ", buf, pt_str(exp, "path", "?"));
 	if (json_is_integer(runs))
-		fprintf(f, "%" JSON_INTEGER_FORMAT " measured runs per mode "
+		fprintf(f, "%s%" JSON_INTEGER_FORMAT " measured runs per mode "
 			"after %" JSON_INTEGER_FORMAT " warm-up, ",
+			json_is_true(json_object_get(exp, "adaptive")) ?
+			"at most " : "",
 			json_integer_value(runs), json_integer_value(
 				json_object_get(exp, "warmup_per_mode")));
 	fputs("interleaved ABBA. Per mode: the geometric mean of the "
@@ -134,6 +178,11 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	if (e->note)
 		fprintf(f, " %s", e->note);
 	fputs("\n\n", f);
+	if (json_is_true(json_object_get(exp, "adaptive"))) {
+		err = print_rule(f, points);
+		if (err)
+			return err;
+	}
 	if (json_string_value(json_object_get(exp, "reproduces")) || e->reproduces)
 		fprintf(f, "Reproduces: %s\n\n", pt_str(exp, "reproduces",
 						      e->reproduces));
