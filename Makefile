@@ -60,8 +60,10 @@ demo:
 overhead:
 	tests/bin/overhead
 
-# README's compatibility matrix, from the last make check or check-full.
-compat:
+# README's compatibility matrix, from the last make check or check-full,
+# and the preflight's verdict on each published config (no VM needed).
+compat: userspace
+	tests/tools/compat-configs --readme README.md
 	tests/tools/compat-matrix build/check --readme README.md
 
 # The Debian packages (debian/): abpath-dkms and abpath in build/deb/,

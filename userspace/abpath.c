@@ -22,6 +22,7 @@
 #include "kmod.h"
 #include "output.h"
 #include "counters.h"
+#include "preflight.h"
 
 static const struct option opts_help[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -54,14 +55,6 @@ static int no_operands(const struct cmd *c, int argc, char **argv)
 }
 
 /* ---- status ------------------------------------------------------------ */
-
-static void out_tri(const char *key, enum tri t)
-{
-	if (t == TRI_UNKNOWN)
-		out_null(key);
-	else
-		out_bool(key, t == TRI_YES);
-}
 
 static int do_status(const struct cmd *c, int argc, char **argv)
 {
@@ -135,10 +128,10 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	}
 	if (strcmp(backend, "patched")) {
 		out_begin_object("stock_backend", OUT_PLAIN);
-		out_tri("CONFIG_LIVEPATCH", k.livepatch);
-		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_ARGS", k.ftrace_args);
-		out_tri("CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
-			k.ftrace_direct);
+		/* module/requires.h's, as abpath check judges them. */
+		for (i = 0; i < ctl_n_requires; i++)
+			if (!strcmp(ctl_requires[i].backend, "stock"))
+				out_tri(ctl_requires[i].option, k.need[i]);
 		/* 0 detaches every ftrace user, abpath's legacy arms too. */
 		out_tri("ftrace_enabled", k.ftrace_enabled);
 		out_end();
@@ -467,6 +460,8 @@ static const struct cmd cmds[] = {
 	  "  -j, --json   JSON output\n"
 	  "\nThe directory is " ABPATH_WORKLOAD_DIR ", or $ABPATH_WORKLOAD_DIR.\n",
 	  true, NULL },
+	{ "check", preflight_cmd, preflight_synopsis, preflight_summary,
+	  preflight_help, true, NULL },
 	{ "bench", bench_cmd, bench_synopsis, bench_summary, bench_help, true,
 	  NULL },
 	{ "help", cli_help_cmd, "[COMMAND]",

@@ -61,11 +61,11 @@ static void global_usage(FILE *f, bool full)
 	}
 	fputs("\n"
 	      "Options:\n"
-	      "  -j, --json     JSON output (status, stats, workloads, bench)\n"
+	      "  -j, --json     JSON output (status, stats, workloads, check, bench)\n"
 	      "  -h, --help     show this help\n"
 	      "  -V, --version  show the version\n"
 	      "\n"
-	      "Exit status: 0 success, 1 failure, 2 usage error.\n"
+	      "Exit status: 0 success, 1 failure, 2 usage error (check: 3 maybe).\n"
 	      "Environment: ABPATH_SYSFS, ABPATH_DEBUGFS, ABPATH_PROC, ABPATH_KMSG, "
 	      "ABPATH_WORKLOAD_DIR (see abpath(1)).\n", f);
 }

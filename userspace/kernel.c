@@ -152,63 +152,176 @@ int ctl_read_hooks(struct ctl_hooks *h)
 	return 0;
 }
 
-/* The options the backends need, as one config file sets them. */
-struct kconfig {
-	enum tri hooks, livepatch, ftrace_args, ftrace_direct;
+/* module/requires.h: what each backend needs, and what refuses a load. */
+const struct ctl_require ctl_requires[] = {
+#define ABPATH_REQUIRE(backend, option, why) { #backend, #option, why },
+#include "../module/requires.h"
 };
+const int ctl_n_requires = sizeof(ctl_requires) / sizeof(ctl_requires[0]);
+const struct ctl_require ctl_refuses[] = {
+#define ABPATH_REFUSE(option, why) { NULL, #option, why },
+#include "../module/requires.h"
+};
+const int ctl_n_refuses = sizeof(ctl_refuses) / sizeof(ctl_refuses[0]);
 
-static void config_opt(const char *line, const char *opt, enum tri *val)
+/* A config is a few hundred kB: a bound that no text file passes. */
+#define CONFIG_MAX	(16 << 20)
+
+/* The whole file, through zlib, which reads a plain file as it is too. */
+static int config_slurp(struct ctl_config *c, const char *file)
 {
-	size_t n = strlen(opt);
+	size_t cap = 1 << 16;
+	gzFile gz;
+	int n;
 
-	if (!strncmp(line, opt, n) && line[n] == '=')
-		*val = line[n + 1] == 'y' ? TRI_YES : TRI_NO;
-}
+	gz = gzopen(file, "rb");
+	if (!gz)
+		return errno ? -errno : -ENOMEM;
+	c->text = malloc(cap);
+	c->len = 0;
+	while (c->text) {
+		if (c->len + 1 == cap) {
+			char *grown = cap < CONFIG_MAX ? realloc(c->text, 2 * cap)
+						       : NULL;
 
-/* "# CONFIG_X is not set" changes nothing: absent is already a "no". */
-static void config_line(const char *line, struct kconfig *c)
-{
-	config_opt(line, "CONFIG_ABPATH_HOOKS", &c->hooks);
-	config_opt(line, "CONFIG_LIVEPATCH", &c->livepatch);
-	config_opt(line, "CONFIG_DYNAMIC_FTRACE_WITH_ARGS", &c->ftrace_args);
-	config_opt(line, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
-		   &c->ftrace_direct);
+			if (!grown) {
+				free(c->text);
+				c->text = NULL;
+				break;
+			}
+			c->text = grown;
+			cap *= 2;
+		}
+		n = gzread(gz, c->text + c->len, (unsigned)(cap - 1 - c->len));
+		if (n <= 0)
+			break;
+		c->len += (size_t)n;
+	}
+	gzclose(gz);
+	if (!c->text)
+		return -EFBIG;
+	c->text[c->len] = '\0';
+	return 0;
 }
 
 /*
- * A readable config without an option at all means a kernel without it,
- * so that is a "no" as well, not an "unknown".
+ * A line of the kernel's own config writer: "CONFIG_X=" or
+ * "# CONFIG_X is not set".  A text without one is not a config.
+ */
+static bool config_has_options(const char *text)
+{
+	for (const char *l = text; l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (!strncmp(l, "CONFIG_", 7) || !strncmp(l, "# CONFIG_", 9))
+			return true;
+	}
+	return false;
+}
+
+int ctl_config_read(struct ctl_config *c, const char *file)
+{
+	bool running = !file;
+	const char *head, *end;
+	struct utsname u;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (file) {
+		ctl_copy(c->source, sizeof(c->source), file);
+		err = config_slurp(c, file);
+	} else {
+		/* The kernel's own copy first: /boot may hold another build's. */
+		snprintf(c->source, sizeof(c->source), "%s/config.gz", ctl_proc());
+		err = access(c->source, R_OK) ? -errno : config_slurp(c, c->source);
+		if (err && uname(&u) == 0) {
+			snprintf(c->source, sizeof(c->source), "/boot/config-%s",
+				 u.release);
+			err = config_slurp(c, c->source);
+		}
+	}
+	if (err)
+		return err;
+	if (!config_has_options(c->text)) {
+		ctl_config_free(c);
+		return -EINVAL;
+	}
+	/* "# Linux/x86 6.1.76 Kernel Configuration", from olddefconfig. */
+	head = strstr(c->text, "\n# Linux/");
+	if (head && (head = strchr(head + 3, ' ')) &&
+	    (end = strstr(head, " Kernel Configuration\n")) &&
+	    end - head < (long)sizeof(c->version))
+		snprintf(c->version, sizeof(c->version), "%.*s",
+			 (int)(end - head - 1), head + 1);
+	/*
+	 * The running kernel's config is what it was built with, and one
+	 * the kernel's own writer made says every option the kernel has:
+	 * there an absent option is not set.  An input config (Fedora's
+	 * dist-git) or an excerpt leaves the rest to Kconfig's defaults.
+	 */
+	c->complete = running ||
+		      (strstr(c->text, "# Automatically generated file; DO NOT EDIT.\n") &&
+		       !strstr(c->text, "\n# [omitted]"));
+	return 0;
+}
+
+enum tri ctl_config_get(const struct ctl_config *c, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	if (!c->text)
+		return TRI_UNKNOWN;
+	for (const char *l = c->text; l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (!strncmp(l, opt, n) && l[n] == '=')
+			return l[n + 1] == 'y' || l[n + 1] == 'm' ? TRI_YES
+								  : TRI_NO;
+		if (!strncmp(l, "# ", 2) && !strncmp(l + 2, opt, n) &&
+		    !strncmp(l + 2 + n, " is not set", 11))
+			return TRI_NO;
+	}
+	return c->complete ? TRI_NO : TRI_UNKNOWN;
+}
+
+void ctl_config_free(struct ctl_config *c)
+{
+	free(c->text);
+	c->text = NULL;
+}
+
+enum tri ctl_requires_met(const enum tri *need, const char *backend)
+{
+	enum tri ret = TRI_YES;
+
+	for (int i = 0; i < ctl_n_requires; i++) {
+		if (strcmp(ctl_requires[i].backend, backend))
+			continue;
+		if (need[i] == TRI_NO)
+			return TRI_NO;
+		if (need[i] == TRI_UNKNOWN)
+			ret = TRI_UNKNOWN;
+	}
+	return ret;
+}
+
+/*
+ * The requirements' values for the running kernel.  No readable config
+ * leaves every one unknown.
  */
 static void kernel_config(struct ctl_kernel *k)
 {
-	struct kconfig c = { TRI_NO, TRI_NO, TRI_NO, TRI_NO };
-	char file[4096], line[512];
-	gzFile gz;
-	FILE *f;
+	struct ctl_config c;
+	int i;
 
-	k->config = k->stock = TRI_UNKNOWN;
-	snprintf(file, sizeof(file), "%s/config.gz", ctl_proc());
-	gz = gzopen(file, "rb");
-	if (gz) {
-		while (gzgets(gz, line, sizeof(line)))
-			config_line(line, &c);
-		gzclose(gz);
-	} else {
-		snprintf(file, sizeof(file), "/boot/config-%s", k->release);
-		f = fopen(file, "re");
-		if (!f)
-			return;
-		while (fgets(line, sizeof(line), f))
-			config_line(line, &c);
-		fclose(f);
-	}
-	ctl_copy(k->config_source, sizeof(k->config_source), file);
-	k->config = c.hooks;
-	k->livepatch = c.livepatch;
-	k->ftrace_args = c.ftrace_args;
-	k->ftrace_direct = c.ftrace_direct;
-	k->stock = c.livepatch == TRI_YES && c.ftrace_args == TRI_YES &&
-		   c.ftrace_direct == TRI_YES ? TRI_YES : TRI_NO;
+	k->config_err = ctl_config_read(&c, NULL);
+	if (!k->config_err)
+		ctl_copy(k->config_source, sizeof(k->config_source), c.source);
+	for (i = 0; i < ctl_n_requires; i++)
+		k->need[i] = ctl_config_get(&c, ctl_requires[i].option);
+	for (i = 0; i < ctl_n_refuses; i++)
+		k->refuse[i] = ctl_config_get(&c, ctl_refuses[i].option);
+	ctl_config_free(&c);
+	k->config = ctl_requires_met(k->need, "patched");
+	k->stock = ctl_requires_met(k->need, "stock");
 }
 
 /* "1", "Y": yes; "0", "N": no; unreadable: unknown. */
@@ -259,28 +372,78 @@ static void kernel_signatures(struct ctl_kernel *k)
 		k->secure_boot = var[4] ? TRI_YES : TRI_NO;
 }
 
-static enum tri kallsyms_has(const char *sym)
+/*
+ * Marks each of syms[0..n) that a line's word number @word names: one
+ * pass over a file of megabytes.  Returns 0, or -errno if unreadable.
+ */
+static int find_names(const char *file, int word, const char *const *syms,
+		      int n, enum tri *found)
 {
-	char file[4096], line[512], name[256];
-	enum tri ret = TRI_UNKNOWN;
+	char line[512], name[256];
 	FILE *f;
+	int i;
 
-	snprintf(file, sizeof(file), "%s/kallsyms", ctl_proc());
 	f = fopen(file, "re");
 	if (!f)
-		return TRI_UNKNOWN;
-	/* Names are visible without root even when addresses are not. */
+		return -errno;
+	for (i = 0; i < n; i++)
+		found[i] = TRI_NO;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %*s %255s", name) != 1)
+		if ((word ? sscanf(line, "%*s %*s %255s", name)
+			  : sscanf(line, "%255s", name)) != 1)
 			continue;
-		ret = TRI_NO;
-		if (!strcmp(name, sym)) {
-			ret = TRI_YES;
-			break;
-		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(name, syms[i]))
+				found[i] = TRI_YES;
 	}
 	fclose(f);
-	return ret;
+	return 0;
+}
+
+int ctl_kallsyms_find(const char *const *syms, int n, enum tri *found)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/kallsyms", ctl_proc());
+	/* Names are visible without root even when addresses are not. */
+	return find_names(file, 2, syms, n, found);
+}
+
+int ctl_traceable(const char *const *syms, int n, enum tri *found)
+{
+	char file[4096];
+	int err;
+
+	/* tracefs where it is mounted, else its automount in debugfs. */
+	ctl_sys_path(file, sizeof(file),
+		     "kernel/tracing/available_filter_functions");
+	err = find_names(file, 0, syms, n, found);
+	if (err == -ENOENT) {
+		snprintf(file, sizeof(file),
+			 "%s/tracing/available_filter_functions", debugfs_root());
+		err = find_names(file, 0, syms, n, found);
+	}
+	return err;
+}
+
+enum tri ctl_kernel_headers(const char *release)
+{
+	char file[4096];
+	const char *proc = getenv("ABPATH_PROC");
+
+	/* A fake tree (the host tests) keeps lib/ beside its proc/. */
+	snprintf(file, sizeof(file), "%s%s/lib/modules/%s/build",
+		 proc && *proc ? proc : "", proc && *proc ? "/.." : "", release);
+	if (!access(file, F_OK))
+		return TRI_YES;
+	return errno == ENOENT ? TRI_NO : TRI_UNKNOWN;
+}
+
+static enum tri kallsyms_has(const char *sym)
+{
+	enum tri found;
+
+	return ctl_kallsyms_find(&sym, 1, &found) ? TRI_UNKNOWN : found;
 }
 
 enum debugfs_state ctl_debugfs_state(void)
@@ -334,31 +497,30 @@ void ctl_kernel_probe(struct ctl_kernel *k)
 
 bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix)
 {
-	const char *opt[] = { "CONFIG_LIVEPATCH",
-			      "CONFIG_DYNAMIC_FTRACE_WITH_ARGS",
-			      "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS" };
-	enum tri val[] = { k->livepatch, k->ftrace_args, k->ftrace_direct };
-	char lacks[160] = "";
+	char lacks[512] = "";
 	size_t used = 0;
 	int n = 0, i;
 
 	if (k->hooks != TRI_NO || k->stock != TRI_NO)
 		return false;
 	/* Only what this kernel lacks: that is what to look for in another. */
-	for (i = 0; i < 3; i++)
-		n += val[i] != TRI_YES;
-	for (i = 0; i < 3 && used < sizeof(lacks); i++) {
-		if (val[i] == TRI_YES)
+	for (i = 0; i < ctl_n_requires; i++)
+		n += !strcmp(ctl_requires[i].backend, "stock") &&
+		     k->need[i] != TRI_YES;
+	for (i = 0; i < ctl_n_requires && used < sizeof(lacks); i++) {
+		if (strcmp(ctl_requires[i].backend, "stock") ||
+		    k->need[i] == TRI_YES)
 			continue;
 		used += (size_t)snprintf(lacks + used, sizeof(lacks) - used,
 					 "%s%s", used ? (--n == 1 ? " and " : ", ")
-					 : "", opt[i]);
+					 : "", ctl_requires[i].option);
 	}
 	abpath_error("%sthe running kernel %s can take neither backend: it "
 		     "has no abpath hooks and lacks %s; boot a kernel that has "
-		     CTL_STOCK_NEEDS " (every Debian kernel does) for the "
-		     "stock backend, or one built with CONFIG_ABPATH_HOOKS=y ("
-		     CTL_HOOK_PATCHES ")", prefix, k->release, lacks);
+		     "the stock backend's options (every Debian kernel does; "
+		     "'abpath check' lists them), or one built with "
+		     "CONFIG_ABPATH_HOOKS=y (" CTL_HOOK_PATCHES ")", prefix,
+		     k->release, lacks);
 	return true;
 }
 

@@ -27,24 +27,44 @@ enum debugfs_state {
 /* Where a user finds the hook patch for a kernel, named in every hint. */
 #define CTL_HOOK_PATCHES \
 	"patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3"
-/* What an unpatched kernel needs for the stock backend. */
-#define CTL_STOCK_NEEDS \
-	"CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and " \
-	"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+/* Room for module/requires.h's entries of either kind. */
+#define CTL_MAX_REQUIRES	16
+
+/* One entry of module/requires.h; backend is NULL for a refusal. */
+struct ctl_require {
+	const char *backend, *option, *why;
+};
+extern const struct ctl_require ctl_requires[], ctl_refuses[];
+extern const int ctl_n_requires, ctl_n_refuses;
+
+/* A kernel config, as one file states it. */
+struct ctl_config {
+	char source[256];	/* the file */
+	char version[128];	/* its "# Linux/x86 V Kernel Configuration" */
+	/*
+	 * It states every option: an absent one is not set.  Not so for an
+	 * input config (Fedora's dist-git) or an excerpt.
+	 */
+	bool complete;
+	char *text;
+	size_t len;
+};
 
 /* What the kernel (not the module) says about either backend. */
 struct ctl_kernel {
 	char release[128];
 	char version[256];		/* uname -v: the exact build */
 	char config_source[256];	/* file it came from, "" if none */
+	int config_err;			/* why there is none: -errno */
 	/* The patched backend: the hook patch. */
-	enum tri config;		/* CONFIG_ABPATH_HOOKS=y */
+	/* module/requires.h's options, in its order, as the config says. */
+	enum tri need[CTL_MAX_REQUIRES], refuse[CTL_MAX_REQUIRES];
+	enum tri config;		/* the patched backend's options */
 	enum tri kallsyms;		/* abpath_register in kallsyms */
 	bool hooks_file;		/* debugfs abpath_hooks exists */
 	enum debugfs_state debugfs;
 	enum tri hooks;			/* conclusion from all of the above */
-	/* The stock backend: CTL_STOCK_NEEDS, one by one, and all. */
-	enum tri livepatch, ftrace_args, ftrace_direct;
+	/* The stock backend: all its options. */
 	enum tri stock;
 	enum tri ftrace_enabled;	/* sysctl kernel.ftrace_enabled */
 	/* Whether an unsigned or unknown-key module loads. */
@@ -67,6 +87,25 @@ void ctl_copy(char *dst, size_t len, const char *src);
 int ctl_read(const char *file, char *buf, size_t len);
 
 void ctl_kernel_probe(struct ctl_kernel *k);
+/*
+ * Reads a config: @file, or NULL for the running kernel's (procfs's
+ * config.gz, else /boot's).  0, -errno, or -EINVAL for a file that is
+ * not a kernel config.  ctl_config_free() releases it.
+ */
+int ctl_config_read(struct ctl_config *c, const char *file);
+/* y or m: yes; "is not set", or absent from a complete config: no. */
+enum tri ctl_config_get(const struct ctl_config *c, const char *opt);
+void ctl_config_free(struct ctl_config *c);
+/* Whether a backend's options, need[] in ctl_requires' order, are met. */
+enum tri ctl_requires_met(const enum tri *need, const char *backend);
+/*
+ * Marks which of syms[0..n) kallsyms, or ftrace's list of the functions
+ * it can trace, names; 0, or -errno when the file cannot be read.
+ */
+int ctl_kallsyms_find(const char *const *syms, int n, enum tri *found);
+int ctl_traceable(const char *const *syms, int n, enum tri *found);
+/* Whether /lib/modules/<release>/build, the headers DKMS builds with, is. */
+enum tri ctl_kernel_headers(const char *release);
 int ctl_read_hooks(struct ctl_hooks *h);
 enum debugfs_state ctl_debugfs_state(void);
 /*

@@ -698,7 +698,7 @@ static void render_node(FILE *f, const char *key, json_t *v,
 	const struct out_hint *h = hint_of(v);
 	unsigned flags = h ? h->flags : 0;
 	int inner = indent + 2;
-	char buf[512];
+	char buf[4096];	/* a verdict runs past 512 */
 	size_t i;
 	json_t *e;
 

@@ -87,7 +87,7 @@ setup() {
 		and .kernel.stock_backend.CONFIG_LIVEPATCH == false
 		and .kernel.stock_backend.CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS == false' <<<"$output"
 	run -1 --separate-stderr "$ABPATH" status
-	[[ $stderr == *"lacks CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS; boot a kernel that has"*"or one built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3)"* ]] ||
+	[[ $stderr == *"lacks CONFIG_X86_64, CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS and CONFIG_POSIX_CPU_TIMERS_TASK_WORK; boot a kernel that has"*"or one built with CONFIG_ABPATH_HOOKS=y (patches/linux-6.12, patches/linux-6.1 or patches/linux-7.3)"* ]] ||
 		fail "stderr: $stderr"
 }
 
@@ -156,7 +156,8 @@ setup() {
 }
 
 @test "status on a kernel that lacks one stock option names it" {
-	printf 'CONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' | gzip >"$ABPATH_PROC/config.gz"
+	printf 'CONFIG_X86_64=y\nCONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\nCONFIG_POSIX_CPU_TIMERS_TASK_WORK=y\n' |
+		gzip >"$ABPATH_PROC/config.gz"
 	echo 'ffffffff81000000 T _stext' >"$ABPATH_PROC/kallsyms"
 	mkdir -p "$FAKE/sys/kernel/debug/tracing"
 	run -1 --separate-stderr "$ABPATH" status

@@ -75,7 +75,7 @@ table_paths() {
 	mkdir -p "$tree"
 	tar -C "$TOP" --exclude=workloads --exclude='*.o' --exclude='*.d' \
 		--exclude=.flags --exclude=userspace/abpath \
-		--exclude=test-statistics -cf - userspace module/paths.h VERSION |
+		--exclude=test-statistics -cf - userspace module/paths.h module/requires.h VERSION |
 		tar -C "$tree" -xf -
 	# Where a new path goes: last, before the list's #undefs.
 	sed -i 's/^#undef ABPATH_PATH$/ABPATH_PATH(fifth_path)\n\n&/' \

@@ -9,7 +9,7 @@ load ../suite/paths
 ABPATH=${ABPATH_BIN:-$BATS_TEST_DIRNAME/../../userspace/abpath}
 TOP=$BATS_TEST_DIRNAME/../..
 # The commands the CLI must offer, in its help order.
-CLI_COMMANDS=(status paths load unload set stats reset workloads bench help)
+CLI_COMMANDS=(status paths load unload set stats reset workloads check bench help)
 # The fake module's paths: the table's (module/paths.h).
 mapfile -t CLI_PATHS < <(module_paths)
 
@@ -42,7 +42,7 @@ fake_kernel() {
 
 # Debian's own kernel: no hook patch, but what the stock backend needs.
 fake_stock_kernel() {
-	printf 'CONFIG_SMP=y\nCONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\nCONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y\n' |
+	printf 'CONFIG_SMP=y\nCONFIG_X86_64=y\nCONFIG_LIVEPATCH=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\nCONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y\nCONFIG_POSIX_CPU_TIMERS_TASK_WORK=y\n' |
 		gzip >"$ABPATH_PROC/config.gz"
 	echo 'ffffffff81000000 T _stext' >"$ABPATH_PROC/kallsyms"
 	mkdir -p "$FAKE/sys/kernel/debug/tracing"

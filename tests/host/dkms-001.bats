@@ -26,7 +26,9 @@ dkms_installs() {
 	run -0 bash -c "kernel_source_dir='$CACHE/build-6.12-default'; . '$TOP/dkms.conf'; echo \$PACKAGE_NAME \$PACKAGE_VERSION \$BUILD_EXCLUSIVE_CONFIG \$AUTOINSTALL"
 	assert_output "abpath $(cat "$TOP/VERSION") CONFIG_ABPATH_HOOKS yes"
 	run -0 bash -c "kernel_source_dir=/nonexistent; . '$TOP/dkms.conf'; echo \$BUILD_EXCLUSIVE_CONFIG"
-	assert_output "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+	# The stock backend's options, as module/requires.h lists them.
+	assert_output "$(sed -n 's/^ABPATH_REQUIRE(stock, \(CONFIG_[A-Z0-9_]*\),.*/\1/p' "$TOP/module/requires.h" | paste -sd' ')"
+	assert_output --partial "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 }
 
 @test "dkms builds and installs abpath for the patched 6.12 test kernel" {
@@ -93,7 +95,12 @@ dkms_installs_stock() {
 	echo 6.12.0-plain >"$src/include/config/kernel.release"
 	run -77 "$TOP/tests/bin/dkms-build" 6.12.0-plain "$src"
 	assert_output --partial "BUILD_EXCLUSIVE directive which does not match this kernel"
-	assert_output --partial "abpath: kernel 6.12.0-plain has neither CONFIG_ABPATH_HOOKS (the hook patch) nor CONFIG_LIVEPATCH, CONFIG_DYNAMIC_FTRACE_WITH_ARGS and CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (the stock backend)"
+	# Each option it lacks, worded as abpath check words it.
+	assert_output --partial "abpath: kernel 6.12.0-plain can take neither backend"
+	assert_output --partial "abpath:   patched: CONFIG_ABPATH_HOOKS is not set: the hook patch"
+	assert_output --partial "abpath:   stock: CONFIG_LIVEPATCH is not set: its livepatch relocations reach unexported symbols"
+	assert_output --partial "abpath:   stock: CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set:"
+	refute_output --partial "stock: CONFIG_DYNAMIC_FTRACE_WITH_ARGS is not set"
 	refute_output --partial "undefined"
 	run -0 dkms status --dkmstree "$TOP/build/dkms/tree" --sourcetree "$TOP/build/dkms/src" \
 		--installtree "$TOP/build/dkms/install" abpath

@@ -1,0 +1,1 @@
+../suite/018-preflight.bats
