@@ -60,6 +60,17 @@ run_files() {
 	refute_output --partial '| patched 6.12 PREEMPT_RT |'
 }
 
+@test "a proxy's row says Debian's source and the distribution's config, never the distribution" {
+	run_files smoke-proxy-ubuntu $'1..2\nok 1 a\nok 2 b' \
+		$'==> proxy kernel build\nabpath-vm: 6.12.117-proxy-ubuntu, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
+	run_files vm-proxy-eln $'1..1\nnot ok 1 a' 'abpath-vm: 6.12.117-proxy-eln, 2 CPUs'
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --commit abc1234 --date 2026-11-27
+	assert_line "| Debian's source, Ubuntu 24.04's config, \`proxy-ubuntu\` | 6.12.117-proxy-ubuntu | stock | all 1 | smoke | 2 passed |"
+	assert_line "| Debian's source, ELN's (RHEL-next) config, \`proxy-eln\` | 6.12.117-proxy-eln | stock | (not reported) | whole VM suite | **1 failed**, 0 passed |"
+	refute_output --partial 'tested on'
+	refute_output --regexp '\| (Ubuntu|Fedora|ELN)[^|]*\| 6\.12'
+}
+
 @test "a directory with no VM run is an error, not an empty table" {
 	run_files build 'ok - built'
 	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR"
@@ -87,6 +98,20 @@ run_files() {
 	[[ $stderr == *"has no compat-matrix begin and end lines"* ]]
 	run -0 cat "$BATS_TEST_TMPDIR/other.md"
 	assert_output 'no markers'
+}
+
+@test "--block writes between its own comment lines and leaves the main matrix" {
+	run_files smoke-proxy-fedora $'1..1\nok 1 a' 'abpath-vm: 6.12.117-proxy-fedora, 2 CPUs'
+	printf '%s\n' '<!-- compat-matrix: begin (x) -->' 'main row' '<!-- compat-matrix: end -->' \
+		'<!-- compat-matrix-proxies: begin (y) -->' 'old proxy row' \
+		'<!-- compat-matrix-proxies: end -->' >"$BATS_TEST_TMPDIR/README.md"
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block proxies --commit abc1234
+	run -0 cat "$BATS_TEST_TMPDIR/README.md"
+	assert_line --index 1 'main row'
+	refute_line 'old proxy row'
+	assert_line --partial "| Debian's source, Fedora 40's config, \`proxy-fedora\` |"
+	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block none
+	[[ $stderr == *"has no compat-matrix-none begin and end lines"* ]]
 }
 
 @test "README's matrix is the generator's output" {

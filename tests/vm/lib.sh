@@ -109,6 +109,39 @@ series_text() {
 	cat "$ABPATH_TOP"/tests/vm/linux-"$kver"/*.patch
 }
 
+# Proxies (tests/vm/proxies/list, tests/vm/build-proxy): Debian's
+# source, unpatched, with another distribution's config, booted as
+# "proxy-NAME".
+PROXIES="ubuntu fedora eln"
+
+# proxy_spec NAME: "FIXTURE KIND KVER" from tests/vm/proxies/list.
+proxy_spec() {
+	local l
+	l=$(awk -v n="$1" '$1 == n { print $2, $3, $4 }' "$ABPATH_TOP/tests/vm/proxies/list")
+	[ -n "$l" ] || die "no proxy '$1': there are ${PROXIES// /, } (tests/vm/proxies/list)"
+	echo "$l"
+}
+
+proxy_build_dir() { echo "$ABPATH_CACHE/build-proxy-$1"; }
+
+# proxy_source KVER: Debian's linux-source-KVER unpacked once, no patch
+# applied: the proxies build from it, the patched flavours never.
+proxy_source() {
+	local src=$ABPATH_CACHE/linux-$1-unpatched
+	mkdir -p "$ABPATH_CACHE"
+	(
+		flock 9
+		[ -f "$src/.abpath-unpacked" ] && exit 0
+		stage "unpacking linux-source-$1 into $src"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		unpack_source "$1" "$src.tmp"
+		touch "$src.tmp/.abpath-unpacked"
+		mv "$src.tmp" "$src"
+	) 9>"$src.lock" >&2 || exit
+	echo "$src"
+}
+
 kernel_build_dir() {
 	case $1 in
 	6.1) echo "$ABPATH_CACHE/build-6.1-default" ;;
