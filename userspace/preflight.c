@@ -298,8 +298,9 @@ static void out_cannot_tell(const struct judged *j)
 			   "run check as root");
 	} else if (j->trace_err == -ENOENT) {
 		out_string(NULL, "whether the stock sites are traceable: "
-			   "neither tracefs nor debugfs is mounted "
-			   "(mount -t tracefs nodev /sys/kernel/tracing)");
+			   "tracing's available_filter_functions is not "
+			   "there: tracefs is not mounted, or it is root's "
+			   "and check was not run as root");
 	} else if (j->sym_err || j->trace_err) {
 		out_string(NULL, "whether the stock sites are traceable: "
 			   "reading kallsyms or available_filter_functions "
