@@ -15,3 +15,10 @@ PATHS_H=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)/module/paths.h
 module_paths() {
 	sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "${1:-$PATHS_H}"
 }
+
+# backend_requires BACKEND: the config options BACKEND needs, one a line,
+# from module/requires.h beside paths.h, as dkms.conf reads them.
+backend_requires() {
+	sed -n "s/^ABPATH_REQUIRE($1, \(CONFIG_[A-Z0-9_]*\), .*/\1/p" \
+		"${PATHS_H%/*}/requires.h"
+}
