@@ -8,16 +8,10 @@
 # SUITE ARGS go to both (e.g. --quick); the fixed one takes --runs 4 (the
 # suite's count), the adaptive one --runs auto --max-runs 8 (the suite's
 # cap, also with --quick).  The watchdog budgets are make demo's
-# (demo-suite.sh says why).
+# (demo-budgets.bash says why).
 set -e
 modprobe abpath
-. "$(dirname "$0")/../suite/paths.bash"
-mapfile -t paths < <(module_paths)
-budgets=()
-for p in "${paths[@]}"; do
-	budgets+=("$([ "$p" = timer_fastpath ] && echo 1000000 || echo 100000)")
-done
-(IFS=,; echo "${budgets[*]}") >/sys/module/abpath/parameters/watchdog_us
+. "$(dirname "$0")/demo-budgets.bash"
 for mode in fixed auto; do
 	runs=(--runs 4)
 	[ $mode = auto ] && runs=(--runs auto --max-runs 8)
