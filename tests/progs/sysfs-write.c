@@ -5,9 +5,16 @@
  * (\n \t \\ \0 \xHH) so binary bytes and embedded NULs can be sent.
  *
  *   sysfs-write [-o OFFSET] FILE DATA
+ *   sysfs-write [-o OFFSET] [-n COUNT] FILE DATA DATA...
  *
- * Exit 0 when the whole write was accepted; 1 with "FILE: <strerror>" on
- * stderr when it failed; 2 on usage errors.
+ * One DATA: exit 0 when the whole write was accepted; 1 with
+ * "FILE: <strerror>" on stderr when it failed. Several DATAs, or -n: each
+ * DATA is written COUNT times, each time through its own open(2), as a
+ * shell's redirection would, and every write prints one line on stdout,
+ * "DATA: ok" or "DATA: <strerror>" (DATA as given); exit 0 when every
+ * write was accepted, else 1. A test of a hundred bad words then costs
+ * one process, not a hundred (each one is a fork and an exec under TCG).
+ * Exit 2 on usage errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,42 +50,73 @@ static size_t unescape(const char *s, char *out)
 	return n;
 }
 
-int main(int argc, char **argv)
+/* One write of DATA (escaped) to FILE; 0 or an errno. */
+static int write_once(const char *file, const char *data, off_t offset)
 {
-	off_t offset = 0;
-	char *buf;
+	char *buf = malloc(strlen(data) + 1);
 	size_t len;
 	ssize_t ret;
-	int fd, opt;
+	int fd, err = 0;
 
-	while ((opt = getopt(argc, argv, "o:")) != -1) {
-		if (opt != 'o')
-			goto usage;
-		offset = strtoll(optarg, NULL, 0);
-	}
-	if (argc - optind != 2)
-		goto usage;
-
-	buf = malloc(strlen(argv[optind + 1]) + 1);
 	if (!buf)
-		return 1;
-	len = unescape(argv[optind + 1], buf);
-	fd = open(argv[optind], O_WRONLY);
+		return ENOMEM;
+	len = unescape(data, buf);
+	fd = open(file, O_WRONLY);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s\n", argv[optind], strerror(errno));
-		return 1;
+		err = errno;
+		goto out;
 	}
 	ret = offset ? pwrite(fd, buf, len, offset) : write(fd, buf, len);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", argv[optind], strerror(errno));
-		return 1;
+	if (ret < 0)
+		err = errno;
+	else if ((size_t)ret != len)
+		err = EIO;	/* sysfs takes a write whole or not at all */
+	if (close(fd) && !err)
+		err = errno;
+out:
+	free(buf);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	long count = 0;
+	off_t offset = 0;
+	int opt, i, err, failed = 0;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "o:n:")) != -1) {
+		switch (opt) {
+		case 'o':
+			offset = strtoll(optarg, NULL, 0);
+			break;
+		case 'n':
+			count = strtol(optarg, &end, 10);
+			if (*end || count < 1)
+				goto usage;
+			break;
+		default:
+			goto usage;
+		}
 	}
-	if ((size_t)ret != len) {
-		fprintf(stderr, "%s: short write %zd of %zu\n", argv[optind], ret, len);
-		return 1;
+	if (argc - optind < 2)
+		goto usage;
+
+	if (argc - optind == 2 && !count) {
+		err = write_once(argv[optind], argv[optind + 1], offset);
+		if (err)
+			fprintf(stderr, "%s: %s\n", argv[optind], strerror(err));
+		return !!err;
 	}
-	return close(fd) ? 1 : 0;
+	for (i = optind + 1; i < argc; i++) {
+		for (long n = 0; n < (count ? count : 1); n++) {
+			err = write_once(argv[optind], argv[i], offset);
+			printf("%s: %s\n", argv[i], err ? strerror(err) : "ok");
+			failed |= !!err;
+		}
+	}
+	return failed;
 usage:
-	fprintf(stderr, "usage: sysfs-write [-o OFFSET] FILE DATA\n");
+	fprintf(stderr, "usage: sysfs-write [-o OFFSET] [-n COUNT] FILE DATA [DATA...]\n");
 	return 2;
 }
