@@ -233,17 +233,22 @@ make_root() {
 		# The archive may be a snapshot older than unstable's Release
 		# file stays valid (a week); the signature is still checked.
 		# One download the mirror drops fails the whole root, and every
-		# kernel of that release with it: one more try.
-		local try
-		for try in 1 2; do
-			mmdebstrap --quiet --variant=minbase \
+		# kernel of that release with it. A cold CI run (2026-11-27)
+		# saw apt's downloads of trixie's essential set fail twice 10 s
+		# apart, and succeed 20 minutes later: so four tries, further
+		# apart, each one's own output kept and its tail shown.
+		local try log=$r.mmdebstrap.log
+		for try in 1 2 3 4; do
+			mmdebstrap --variant=minbase \
 				--aptopt='Acquire::Check-Valid-Until "false"' \
+				--aptopt='Acquire::Retries "3"' \
 				${pkgs:+--include="$pkgs"} \
-				"$rel" "$r.tmp" "${sources[@]}" >&2 && break
-			[ "$try" = 2 ] && die "mmdebstrap of Debian $rel failed twice"
-			echo "mmdebstrap of Debian $rel failed; once more" >&2
+				"$rel" "$r.tmp" "${sources[@]}" >"$log" 2>&1 && break
+			grep -aE '^(E|W): |^Err:' "$log" | tail -8 >&2
+			[ "$try" = 4 ] && die "mmdebstrap of Debian $rel failed four times (its output: $log)"
+			echo "mmdebstrap of Debian $rel failed (try $try of 4); again in $((try * 30)) s" >&2
 			rm -rf "$r.tmp"
-			sleep 10
+			sleep $((try * 30))
 		done
 		touch "$r.tmp/.abpath-root"
 		mv "$r.tmp" "$r"
