@@ -11,8 +11,8 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
-.PHONY: all module userspace kernel check check-full check-host check-vm demo overhead compat clean \
-	deb rpm dkms-src dkms-install dkms-uninstall
+.PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
+	compat clean deb rpm dkms-src dkms-install dkms-uninstall
 
 all: module userspace
 
@@ -30,6 +30,13 @@ userspace:
 
 kernel:
 	tests/vm/build-kernel
+
+# arm64, cross-compiled with Debian's gcc-aarch64-linux-gnu: what the
+# hook patch touches in the patched 6.12 and abpath.ko against it, then
+# the CLI, the workloads and the test programs, into build/arm64/.
+cross-arm64:
+	tests/vm/build-kernel --flavour arm64 --objects
+	tests/bin/cross-userspace arm64
 
 check:
 	tests/bin/check

@@ -49,16 +49,82 @@ need_pkgs() {
 			apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
-# Kernel flavours: default, debug and rt build Debian's linux-source-6.12,
-# 6.1 builds Debian 12's own LTS kernel, linux-source-6.1, and 7.3
-# trixie-backports' linux-source-7.3.
+# Kernel flavours: default, debug, rt and arm64 build Debian's
+# linux-source-6.12, 6.1 builds Debian 12's own LTS kernel,
+# linux-source-6.1, and 7.3 trixie-backports' linux-source-7.3.
 flavour_kver() {
 	case $1 in
 	6.1) echo 6.1 ;;
 	7.3) echo 7.3 ;;
-	default | debug | rt) echo 6.12 ;;
-	*) die "no kernel flavour '$1': there are default, debug, rt, 6.1 and 7.3" ;;
+	default | debug | rt | arm64) echo 6.12 ;;
+	*) die "no kernel flavour '$1': there are default, debug, rt, arm64, 6.1 and 7.3" ;;
 	esac
+}
+
+# flavour_arch FLAVOUR: the kernel's ARCH. arm64 is cross-compiled with
+# Debian's gcc-aarch64-linux-gnu; every other flavour is the host's x86.
+flavour_arch() {
+	case $1 in
+	arm64) echo arm64 ;;
+	*) echo x86 ;;
+	esac
+}
+
+# cross_prefix ARCH: its toolchain's CROSS_COMPILE, "" for the host's.
+cross_prefix() {
+	case $1 in
+	x86) ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	*) die "no architecture '$1': there are x86 and arm64" ;;
+	esac
+}
+
+# arch_make_args ARCH: what make -C KDIR needs to build for ARCH (nothing
+# for the host's); one word per line.
+arch_make_args() {
+	local x
+	x=$(cross_prefix "$1") || exit
+	[ -z "$x" ] || printf '%s\n' "ARCH=$1" "CROSS_COMPILE=$x"
+}
+
+# kernel_image ARCH: the bootable image's path in a build tree.
+kernel_image() {
+	case $1 in
+	arm64) echo arch/arm64/boot/Image ;;
+	*) echo arch/x86/boot/bzImage ;;
+	esac
+}
+
+# arch_sysroot ARCH: the host's Debian release for ARCH, unpacked, not
+# installed (mmdebstrap's extract variant runs no package's scripts, so
+# no emulator is needed): the C library and the libraries the CLI links,
+# with their headers, to cross-compile user space against
+# (tests/bin/cross-userspace). Made once, kept in the cache, and made
+# again when this list changes.
+SYSROOT_PKGS=libc6-dev,libkmod-dev,libjansson-dev,zlib1g-dev
+arch_sysroot() {
+	local arch=$1 rel r mirror=http://deb.debian.org/debian
+	rel=$(host_release)
+	r=$ABPATH_CACHE/sysroot-$rel-$arch
+	sysroot_ready() { [ "$(cat "$r/.abpath-root" 2>/dev/null)" = "$SYSROOT_PKGS" ]; }
+	sysroot_ready && { echo "$r"; return 0; }
+	need_pkgs mmdebstrap
+	mkdir -p "$ABPATH_CACHE"
+	(
+		flock 9
+		sysroot_ready && exit 0
+		stage "a Debian $rel $arch sysroot for cross-compiling, in $r"
+		rm -rf "$r" "$r.tmp"
+		mmdebstrap --quiet --variant=extract --architectures="$arch" \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--include="$SYSROOT_PKGS" \
+			"$rel" "$r.tmp" "deb $mirror $rel main" "deb $mirror $rel-updates main" \
+			"deb http://deb.debian.org/debian-security $rel-security main" >&2 ||
+			{ rm -rf "$r.tmp"; die "mmdebstrap of a Debian $rel $arch sysroot failed"; }
+		echo "$SYSROOT_PKGS" >"$r.tmp/.abpath-root"
+		mv "$r.tmp" "$r"
+	) 9>"$r.lock" || exit
+	echo "$r"
 }
 
 # source_spec KVER: "RELEASE SUITE" whose archive has linux-source-KVER
@@ -433,11 +499,14 @@ stock_layout() {
 		die "Debian's image packages for $k hold no vmlinuz, config or modules.order where abpath looks (boot/, lib/modules/$k/, usr/lib/modules/$k/)"
 }
 
+# kmake SRC BUILD ARGS...: make in a kernel tree, for kmake_arch (default x86,
+# the host's; build-kernel sets it from the flavour).
 kmake() {
-	local src=$1 build=$2
+	local src=$1 build=$2 x
 	shift 2
-	make -C "$src" O="$build" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=abpath \
-		KBUILD_BUILD_USER=abpath KBUILD_BUILD_HOST=abpath "$@"
+	x=$(cross_prefix "${kmake_arch:-x86}") || exit
+	make -C "$src" O="$build" $(arch_make_args "${kmake_arch:-x86}") CC="ccache ${x}gcc" \
+		KBUILD_BUILD_TIMESTAMP=abpath KBUILD_BUILD_USER=abpath KBUILD_BUILD_HOST=abpath "$@"
 }
 
 # The newest QEMU Debian has: bookworm-backports' 10.0 on Debian 12, whose
