@@ -19,19 +19,22 @@ state() {
 	cat "$SYS/mode" "$SYS"/*/mode
 }
 
-# refused [-u] FILE ERROR WORD...: one sysfs-write process writes every WORD
-# to FILE, each through its own open(2) (-u: as nobody); every write must
-# fail with ERROR. A process per word cost 140 s of the stock suite under
-# TCG; the writes themselves are what the kernel sees either way.
+# refused [-u] [-n COUNT] FILE ERROR WORD...: one sysfs-write process writes
+# every WORD to FILE (COUNT times each), each through its own open(2) (-u:
+# as nobody); every write must fail with ERROR. A process per word cost
+# 140 s of the stock suite under TCG; the writes themselves are what the
+# kernel sees either way.
 refused() {
-	local as=()
+	local as=() n=1
 	[ "$1" != -u ] || { as=(as_nobody); shift; }
+	[ "$1" != -n ] || { n=$2; shift 2; }
 	local f=$1 err=$2
 	shift 2
-	run ! "${as[@]}" "$T/sysfs-write" -- "$f" "$@"
-	expect "$(grep -c ": $err\$" <<<"$output")" -eq "$#" \
-		"writes to $f refused with $err, of $# (sysfs-write printed: $output)"
-	expect "${#lines[@]}" -eq "$#" "lines sysfs-write printed for $# writes to $f"
+	local writes=$(($# * n))
+	run ! "${as[@]}" "$T/sysfs-write" -n "$n" -- "$f" "$@"
+	expect "$(grep -c ": $err\$" <<<"$output")" -eq "$writes" \
+		"writes to $f refused with $err, of $writes (sysfs-write printed: $output)"
+	expect "${#lines[@]}" -eq "$writes" "lines sysfs-write printed for $writes writes to $f"
 }
 
 # Each is a sysfs-write DATA argument (C escapes).
@@ -102,9 +105,7 @@ bad=(
 	rounds=0
 	while [ "$rounds" -lt 5 ] || kill -0 "$other" 2>/dev/null; do
 		for f in "$SYS/mode" "$SYS/exit_reparent/mode"; do
-			run ! "$T/sysfs-write" -n 20 -- "$f" 'legacyx'
-			expect "$(grep -c ': Invalid argument$' <<<"$output")" -eq 20 \
-				"junk writes to $f refused while the modes flip (sysfs-write printed: $output)"
+			refused -n 20 "$f" "Invalid argument" legacyx
 		done
 		rounds=$((rounds + 1))
 	done
