@@ -50,16 +50,21 @@ static size_t unescape(const char *s, char *out)
 	return n;
 }
 
-/* One write of DATA (escaped) to FILE; 0 or an errno. */
-static int write_once(const char *file, const char *data, off_t offset)
+/*
+ * One write of DATA (escaped) to FILE: NULL when the whole of it was
+ * accepted, else why not (strerror, or the short count: sysfs takes a
+ * write whole or not at all, so a short one is a finding, not an errno).
+ */
+static const char *write_once(const char *file, const char *data, off_t offset)
 {
+	static char why[64];
 	char *buf = malloc(strlen(data) + 1);
 	size_t len;
-	ssize_t ret;
+	ssize_t ret = 0;
 	int fd, err = 0;
 
 	if (!buf)
-		return ENOMEM;
+		return strerror(ENOMEM);
 	len = unescape(data, buf);
 	fd = open(file, O_WRONLY);
 	if (fd < 0) {
@@ -70,19 +75,24 @@ static int write_once(const char *file, const char *data, off_t offset)
 	if (ret < 0)
 		err = errno;
 	else if ((size_t)ret != len)
-		err = EIO;	/* sysfs takes a write whole or not at all */
+		err = -1;
 	if (close(fd) && !err)
 		err = errno;
 out:
 	free(buf);
-	return err;
+	if (err < 0) {
+		snprintf(why, sizeof(why), "short write, %zd of %zu bytes", ret, len);
+		return why;
+	}
+	return err ? strerror(err) : NULL;
 }
 
 int main(int argc, char **argv)
 {
 	long count = 0;
 	off_t offset = 0;
-	int opt, i, err, failed = 0;
+	int opt, i, failed = 0;
+	const char *err;
 	char *end;
 
 	while ((opt = getopt(argc, argv, "o:n:")) != -1) {
@@ -105,13 +115,13 @@ int main(int argc, char **argv)
 	if (argc - optind == 2 && !count) {
 		err = write_once(argv[optind], argv[optind + 1], offset);
 		if (err)
-			fprintf(stderr, "%s: %s\n", argv[optind], strerror(err));
+			fprintf(stderr, "%s: %s\n", argv[optind], err);
 		return !!err;
 	}
 	for (i = optind + 1; i < argc; i++) {
 		for (long n = 0; n < (count ? count : 1); n++) {
 			err = write_once(argv[optind], argv[i], offset);
-			printf("%s: %s\n", argv[i], err ? strerror(err) : "ok");
+			printf("%s: %s\n", argv[i], err ? err : "ok");
 			failed |= !!err;
 		}
 	}
