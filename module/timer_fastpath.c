@@ -290,7 +290,7 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 	struct posix_cputimers *pct = &sig->posix_cputimers;
 	u64 before[CPUCLOCK_MAX], sum[CPUCLOCK_MAX], after[CPUCLOCK_MAX];
 	u64 most[CPUCLOCK_MAX], expires[CPUCLOCK_MAX], left[CPUCLOCK_MAX];
-	u64 min, next, slack;
+	u64 next, slack;
 	unsigned long threads, writes = 0, flags;
 	unsigned int nthreads;
 	bool inject, ok;
@@ -329,11 +329,20 @@ static void timer_fastpath_legacy(struct abpath_path *p,
 		for (i = 0; i < CPUCLOCK_MAX; i++) {
 			next = pct->bases[i].nextevt;
 			expires[i] = next == U64_MAX ? 0 : next;
-			/* cputime_div_non_zero(): a jiffy, in 2.6.27's units */
-			min = i == CPUCLOCK_SCHED ? 1 : TICK_NSEC;
 			left[i] = next > sum[i] ?
 				  div_u64(next - sum[i], nthreads) : 0;
-			left[i] = max(left[i], min);
+			/*
+			 * cputime_div_non_zero() made a share under a jiffy
+			 * one jiffy, which the thread's next tick used up: a
+			 * tick charged a whole jiffy then.  Here a tick
+			 * charges TICK_NSEC less the interrupt and steal
+			 * time taken out of it (IRQ_TIME_ACCOUNTING,
+			 * paravirt steal), so such a share ends at the next
+			 * tick that charges the thread anything.
+			 */
+			if (!left[i] ||
+			    (i != CPUCLOCK_SCHED && left[i] < TICK_NSEC))
+				left[i] = 1;
 		}
 		writes = tf_rebalance(tsk, expires, left);
 	}
