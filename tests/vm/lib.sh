@@ -99,9 +99,10 @@ kernel_image() {
 # installed (mmdebstrap's extract variant runs no package's scripts, so
 # no emulator is needed): the C library and the libraries the CLI links,
 # with their headers, to cross-compile user space against
-# (tests/bin/cross-userspace). Made once, kept in the cache, and made
+# (tests/bin/cross-userspace), and the programs an ARCH VM's image takes
+# (tests/vm/build-initramfs). Made once, kept in the cache, and made
 # again when this list changes.
-SYSROOT_PKGS=libc6-dev,libkmod-dev,libjansson-dev,zlib1g-dev
+SYSROOT_PKGS=libc6-dev,libkmod-dev,libjansson-dev,zlib1g-dev,bash,busybox-static,kmod,jq,util-linux,coreutils
 arch_sysroot() {
 	local arch=$1 rel r mirror=http://deb.debian.org/debian
 	rel=$(host_release)
@@ -541,4 +542,22 @@ SRC
 	qemu_version_ok && return 0
 	need_pkgs qemu-system-x86
 	return 1
+}
+
+# need_qemu_arch ARCH: QEMU for another architecture, the version of the
+# QEMU installed (need_qemu): their packages share qemu-system-common,
+# and bookworm's 7.2 beside backports' 10.0 would replace the x86 one.
+need_qemu_arch() {
+	local pkg v
+	case $1 in
+	arm64) pkg=qemu-system-arm ;;
+	*) die "no QEMU for architecture '$1'" ;;
+	esac
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && return 0
+	need_qemu || true
+	v=$(dpkg-query -W -f='${Version}' qemu-system-common)
+	info "installing $pkg $v"
+	[ "$(id -u)" -eq 0 ] || die "need root to install: $pkg"
+	apt_get install -y -qq --no-install-recommends "$pkg=$v" >/dev/null ||
+		die "cannot install $pkg $v, the version of qemu-system-common"
 }
