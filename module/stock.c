@@ -6,10 +6,8 @@
  * (docs/design.md, "The stock backend", has why each site is where it is).
  *
  * The vmlinux functions and data the paths need and the kernel does not
- * export (module/klp.symvers) are reached through livepatch relocations:
- * module/klp-convert rewrites them after the link, and the kernel's module
- * loader resolves them by name at load time, refusing the load if one is
- * missing.  The calls come out direct; the price is the K taint.
+ * export are reached as module/ksym.h says: through livepatch relocations
+ * (the price is the K taint).
  *
  * A site that is missing, untraceable or taken (one IPMODIFY user per
  * function: a distribution livepatch of thread_group_cputime() excludes
@@ -30,6 +28,7 @@
 #include "abpath.h"
 #include "exit_reparent.h"
 #include "group_cputime.h"
+#include "ksym.h"
 #include "mode.h"
 #include "stock.h"
 #include "timer_fastpath.h"
@@ -48,9 +47,6 @@
 /* The tick's handler reads whether the CPU timer task work is queued. */
 #error "the stock backend needs CONFIG_POSIX_CPU_TIMERS_TASK_WORK"
 #endif
-
-/* The kernel's loader applies the livepatch relocations of such a module. */
-MODULE_INFO(livepatch, "Y");
 
 const char *const abpath_backend_name = "stock";
 
@@ -111,6 +107,16 @@ unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
 		return (unsigned long)stock_gc_legacy_timed;
 	return (unsigned long)stock_gc_legacy;
 }
+
+/*
+ * A site's direct call returns into its function at the entry plus the
+ * call, or plus the call and an ENDBR: ftrace's site is the function's
+ * entry or the instruction after its ENDBR.
+ */
+#define STOCK_SITE_RET		MCOUNT_INSN_SIZE
+#define STOCK_SITE_SLACK	ENDBR_INSN_SIZE
+/* How far into update_process_times() its call to the RCU tick is sought. */
+#define STOCK_SCAN		256
 
 /*
  * Where the direct call of every site lands, from the site's fentry (or,
@@ -189,6 +195,34 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	.popsection\n"
 );
 
+/*
+ * Whether @caller's first @len bytes hold a direct call to @callee.  A
+ * byte scan, not a disassembly: a false match needs a 0xe8 whose next four
+ * bytes happen to reach @callee.  A call may land up to a call-depth
+ * thunk's length before @callee (call depth tracking patches it so).
+ */
+static bool stock_calls(unsigned long caller, unsigned long callee,
+			size_t len)
+{
+	u8 text[256];
+	unsigned long to;
+	s32 rel;
+	size_t i;
+
+	len = min(len, sizeof(text));
+	if (copy_from_kernel_nofault(text, (void *)caller, len))
+		return false;
+	for (i = 0; i + 5 <= len; i++) {
+		if (text[i] != 0xe8)
+			continue;
+		memcpy(&rel, text + i + 1, sizeof(rel));
+		to = caller + i + 5 + rel;
+		if (to >= callee - 64 && to <= callee)
+			return true;
+	}
+	return false;
+}
+
 /* The kernel's own check runs after the handler; here it is unknown. */
 static bool stock_timer_check_after(struct task_struct *tsk)
 {
@@ -228,34 +262,6 @@ static void stock_on_rcu_tick(void)
 }
 
 /*
- * Whether @caller's first @len bytes hold a direct call to @callee.  A
- * byte scan, not a disassembly: a false match needs a 0xe8 whose next four
- * bytes happen to reach @callee.  A call may land up to a call-depth
- * thunk's length before @callee (call depth tracking patches it so).
- */
-static bool stock_calls(unsigned long caller, unsigned long callee,
-			size_t len)
-{
-	u8 text[256];
-	unsigned long to;
-	s32 rel;
-	size_t i;
-
-	len = min(len, sizeof(text));
-	if (copy_from_kernel_nofault(text, (void *)caller, len))
-		return false;
-	for (i = 0; i + 5 <= len; i++) {
-		if (text[i] != 0xe8)
-			continue;
-		memcpy(&rel, text + i + 1, sizeof(rel));
-		to = caller + i + 5 + rel;
-		if (to >= callee - 64 && to <= callee)
-			return true;
-	}
-	return false;
-}
-
-/*
  * 2.6.27's slow path takes tasklist_lock and siglock in the tick's hard
  * interrupt, and on PREEMPT_RT both sleep.  The hook patch runs it in the
  * CPU timer task work there (the RT variant); this backend has no such
@@ -271,8 +277,8 @@ static const char *stock_check_tick(void)
 /* timer_softirq's site is "right after run_local_timers()" only so. */
 static const char *stock_check_rcu_tick(void)
 {
-	if (!stock_calls((unsigned long)update_process_times,
-			 (unsigned long)rcu_sched_clock_irq, 256))
+	if (!stock_calls(abpath_ksym_addr(update_process_times),
+			 abpath_ksym_addr(rcu_sched_clock_irq), STOCK_SCAN))
 		return "update_process_times() does not call rcu_sched_clock_irq()";
 	return NULL;
 }
@@ -280,7 +286,7 @@ static const char *stock_check_rcu_tick(void)
 struct stock_site {
 	struct abpath_path *path;
 	const char *func;
-	unsigned long entry;	/* func's address */
+	unsigned long entry;	/* func's address, set at load */
 	void (*handler)(void);	/* NULL for the diverted site */
 	const char *(*check)(void);
 	const char *site;	/* what <path>/site says */
@@ -293,7 +299,6 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 	[ABPATH_ID(name)] = {						\
 		.path	 = &abpath_##name##_path,			\
 		.func	 = #fn,						\
-		.entry	 = (unsigned long)(fn),				\
 		.handler = on_entry,					\
 		.check	 = chk,						\
 		.site	 = text,					\
@@ -302,17 +307,31 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 	[ABPATH_ID(name)] = {						\
 		.path	 = &abpath_##name##_path,			\
 		.func	 = #fn,						\
-		.entry	 = (unsigned long)(fn),				\
 		.check	 = chk,						\
 		.site	 = text,					\
 	},
 #include "paths.h"
 };
 
+/* Each site's function, where the resolution (ksym.h) found it. */
+static void stock_entries(void)
+{
+	const unsigned long entry[ABPATH_NR_PATHS] = {
+#define ABPATH_STOCK(name, fn, ...)					\
+		[ABPATH_ID(name)] = abpath_ksym_addr(fn),
+#define ABPATH_STOCK_DIVERT(name, fn, ...)				\
+		[ABPATH_ID(name)] = abpath_ksym_addr(fn),
+#include "paths.h"
+	};
+	int i;
+
+	for (i = 0; i < ABPATH_NR_PATHS; i++)
+		stock_sites[i].entry = entry[i];
+}
+
 /*
- * The diverted site's return into its body, less the ENDBR the trampoline
- * allows for: ftrace's site is the function's entry or the instruction
- * after its ENDBR.
+ * The diverted site's return into its body, less the STOCK_SITE_SLACK the
+ * trampoline allows for.
  */
 unsigned long abpath_stock_divert_ret;
 
@@ -327,7 +346,7 @@ void notrace abpath_stock_on_entry(unsigned long ret)
 
 	for (s = stock_sites; s < stock_sites + ABPATH_NR_PATHS; s++) {
 		if (s->handler &&
-		    ret - s->entry - MCOUNT_INSN_SIZE <= ENDBR_INSN_SIZE) {
+		    ret - s->entry - STOCK_SITE_RET <= STOCK_SITE_SLACK) {
 			s->handler();
 			return;
 		}
@@ -483,6 +502,11 @@ int abpath_backend_init(void)
 	const char *bad;
 	int ret;
 
+	/* Nothing of vmlinux's before: the resolution said why not. */
+	ret = abpath_ksym_init();
+	if (ret)
+		return ret;
+	stock_entries();
 	abpath_module_text(THIS_MODULE, &stock_text, &stock_text_size);
 	abpath_for_each_path(p) {
 		s = &stock_sites[p->id];
@@ -491,7 +515,7 @@ int abpath_backend_init(void)
 			continue;
 		}
 		if (!s->handler)
-			abpath_stock_divert_ret = s->entry + MCOUNT_INSN_SIZE;
+			abpath_stock_divert_ret = s->entry + STOCK_SITE_RET;
 		bad = s->check ? s->check() : NULL;
 		if (bad)
 			abpath_path_unavailable(p, bad);

@@ -91,6 +91,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	if (ctl_backend(backend, sizeof(backend)))
 		backend[0] = '\0';
 	out_string("backend", *backend ? backend : NULL);
+	out_string("resolution", ctl_resolution_loaded(buf, sizeof(buf)) ?
+				 NULL : buf);
 	if (ki.refcnt >= 0)
 		out_u64("refcnt", (uint64_t)ki.refcnt);
 	else

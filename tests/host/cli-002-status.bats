@@ -110,6 +110,7 @@ setup() {
 	assert_line --regexp '^  group_cputime +optimized +- +unavailable: thread_group_cputime\(\) is already modified by another ftrace user, a livepatch perhaps \(-16\)$'
 	run -0 "$ABPATH" -j status
 	run -0 jq -e '.module.backend == "stock" and .kernel.backend_support == "stock"
+		and .module.resolution == "livepatch"
 		and .kernel.stock_backend.CONFIG_LIVEPATCH == true
 		and (.kernel | has("hook_patch") | not)
 		and ([.paths[] | has("static_key")] | any | not)
