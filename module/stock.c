@@ -7,7 +7,8 @@
  *
  * The vmlinux functions and data the paths need and the kernel does not
  * export are reached as module/ksym.h says: through livepatch relocations
- * (the price is the K taint).
+ * on x86-64 (the price is the K taint), through kallsyms on arm64.  The
+ * trampolines are each architecture's own, and do the same.
  *
  * A site that is missing, untraceable or taken (one IPMODIFY user per
  * function: a distribution livepatch of thread_group_cputime() excludes
@@ -22,8 +23,12 @@
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
-#include <asm/ibt.h>
 #include <asm/linkage.h>
+#ifdef CONFIG_X86_64
+#include <asm/ibt.h>
+#else
+#include <asm/insn.h>
+#endif
 
 #include "abpath.h"
 #include "exit_reparent.h"
@@ -34,8 +39,8 @@
 #include "timer_fastpath.h"
 #include "timer_softirq.h"
 
-#ifndef CONFIG_X86_64
-#error "the stock backend's trampoline is x86-64 assembly"
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "the stock backend's trampolines are x86-64 or arm64 assembly"
 #endif
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
@@ -108,6 +113,7 @@ unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
 	return (unsigned long)stock_gc_legacy;
 }
 
+#ifdef CONFIG_X86_64
 /*
  * A site's direct call returns into its function at the entry plus the
  * call, or plus the call and an ENDBR: ftrace's site is the function's
@@ -222,6 +228,130 @@ static bool stock_calls(unsigned long caller, unsigned long callee,
 	}
 	return false;
 }
+#else /* CONFIG_ARM64 */
+/*
+ * A site's direct call returns into its function after the two
+ * instructions ftrace patches at its entry (MOV X9, LR; BL), which follow
+ * a BTI C where the kernel has BTI (ftrace_call_adjust()).
+ */
+#define STOCK_SITE_RET		(2 * AARCH64_INSN_SIZE)
+#define STOCK_SITE_SLACK	AARCH64_INSN_SIZE
+/* How far into update_process_times() its call to the RCU tick is sought. */
+#define STOCK_SCAN		512
+
+/*
+ * Where the direct call of every site lands, by a BL from the site or,
+ * when another ftrace user shares the function or the module is out of
+ * a BL's reach, by a BR X17 from ftrace_caller (hence the BTI C), with
+ * the caller's return in x9, the return into the function's body in
+ * x30, and the function's arguments in x0-x8 (arch/arm64/kernel/
+ * entry-ftrace.S).  x9-x17 are free; the function's body expects x30 to
+ * hold its caller's return again.
+ *
+ * As on x86-64: thread_group_cputime() is told first, by that return,
+ * and only its two argument registers are saved around
+ * abpath_stock_gc_entry(); a diverted call is entered by returning into
+ * it in the body's place, with x30 its caller's return, so it returns
+ * straight to the caller.  Every other site saves every argument
+ * register and is dispatched in C.  Each path makes a frame record for
+ * the site and one for itself, as ftrace_caller does, so that a stack
+ * trace taken in C sees the function and its caller.
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
+"	.type	stock_tramp, %function\n"
+"stock_tramp:\n"
+"	hint	34\n"				/* BTI C */
+"	adrp	x10, abpath_stock_divert_ret\n"
+"	ldr	x10, [x10, #:lo12:abpath_stock_divert_ret]\n"
+"	sub	x10, x30, x10\n"
+"	cmp	x10, #" __stringify(STOCK_SITE_SLACK) "\n"
+"	b.hi	2f\n"
+"	sub	sp, sp, #48\n"
+"	stp	x29, x9, [sp, #32]\n"
+"	add	x29, sp, #32\n"
+"	stp	x29, x30, [sp, #16]\n"
+"	add	x29, sp, #16\n"
+"	stp	x0, x1, [sp]\n"
+"	mov	x0, x9\n"
+"	bl	abpath_stock_gc_entry\n"
+"	mov	x10, x0\n"
+"	ldp	x0, x1, [sp]\n"
+"	ldr	x9, [sp, #24]\n"
+"	ldp	x29, x30, [sp, #32]\n"
+"	add	sp, sp, #48\n"
+"	cbz	x10, 1f\n"
+"	mov	x9, x10\n"
+"1:	ret	x9\n"
+"2:	sub	sp, sp, #112\n"
+"	stp	x29, x9, [sp, #96]\n"
+"	add	x29, sp, #96\n"
+"	stp	x29, x30, [sp, #80]\n"
+"	add	x29, sp, #80\n"
+"	stp	x0, x1, [sp]\n"
+"	stp	x2, x3, [sp, #16]\n"
+"	stp	x4, x5, [sp, #32]\n"
+"	stp	x6, x7, [sp, #48]\n"
+"	str	x8, [sp, #64]\n"
+"	mov	x0, x30\n"
+"	bl	abpath_stock_on_entry\n"
+"	ldp	x0, x1, [sp]\n"
+"	ldp	x2, x3, [sp, #16]\n"
+"	ldp	x4, x5, [sp, #32]\n"
+"	ldp	x6, x7, [sp, #48]\n"
+"	ldr	x8, [sp, #64]\n"
+"	ldr	x9, [sp, #88]\n"
+"	ldp	x29, x30, [sp, #96]\n"
+"	add	sp, sp, #112\n"
+"	ret	x9\n"
+"	.size	stock_tramp, .-stock_tramp\n"
+"	.popsection\n"
+);
+
+/*
+ * A direct call that does nothing, to learn whether a function takes one
+ * (abpath_backend_init()): ftrace_stub_direct_tramp's three instructions.
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
+"	.type	stock_nop_tramp, %function\n"
+"stock_nop_tramp:\n"
+"	hint	34\n"				/* BTI C */
+"	mov	x10, x30\n"
+"	mov	x30, x9\n"
+"	ret	x10\n"
+"	.size	stock_nop_tramp, .-stock_nop_tramp\n"
+"	.popsection\n"
+);
+
+/*
+ * Whether @caller's first @len bytes hold a BL to @callee: every
+ * instruction is one word, so this is a disassembly of the one kind of
+ * instruction sought.
+ */
+static bool stock_calls(unsigned long caller, unsigned long callee,
+			size_t len)
+{
+	__le32 text[128];
+	u32 insn;
+	size_t i;
+	s32 rel;
+
+	len = min(len, sizeof(text)) / AARCH64_INSN_SIZE;
+	if (copy_from_kernel_nofault(text, (void *)caller,
+				     len * AARCH64_INSN_SIZE))
+		return false;
+	for (i = 0; i < len; i++) {
+		insn = le32_to_cpu(text[i]);
+		if (!aarch64_insn_is_bl(insn))
+			continue;
+		rel = sign_extend32((insn & 0x03ffffff) << 2, 27);
+		if (caller + i * AARCH64_INSN_SIZE + rel == callee)
+			return true;
+	}
+	return false;
+}
+#endif /* CONFIG_ARM64 */
 
 /* The kernel's own check runs after the handler; here it is unknown. */
 static bool stock_timer_check_after(struct task_struct *tsk)
