@@ -62,6 +62,15 @@ ABPATH_KSYM_ADDR(force_irqthreads_key)
 ABPATH_KSYM_TEXT(raise_softirq)
 #endif
 
+/*
+ * A name no kernel has, in a build that asks for it (KCFLAGS=
+ * -DABPATH_KSYM_UNREACHABLE): the suite's proof that a name the
+ * resolution cannot find refuses the load (017-stock-sites.bats).
+ */
+#ifdef ABPATH_KSYM_UNREACHABLE
+ABPATH_KSYM_ADDR(abpath_no_such_symbol)
+#endif
+
 #undef ABPATH_KSYM_TEXT
 #undef ABPATH_KSYM_DATA
 #undef ABPATH_KSYM_ADDR
