@@ -107,8 +107,11 @@ void abpath_path_unavailable(struct abpath_path *p, const char *why);
  * for nowhere.  Init attaches every path that it can (setting
  * ->unavailable where it cannot) and fails only when none could be; exit
  * detaches them and waits until no call is left in this module's text.
+ * Its resolution says how it reaches the kernel's symbols: "exports"
+ * for the hook patch's, else module/ksym.h's.
  */
 extern const char *const abpath_backend_name;
+extern const char *const abpath_backend_resolution;
 const char *abpath_backend_site(const struct abpath_path *p);
 int abpath_backend_init(void);
 void abpath_backend_exit(void);

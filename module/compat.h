@@ -61,7 +61,39 @@ typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
  * interrupt only.
  */
 #include <linux/interrupt.h>
-#ifdef ABPATH_TIMERS_PENDING
+#if defined(ABPATH_TIMERS_PENDING) && defined(ABPATH_KSYM_KALLSYMS)
+/*
+ * The header's readers and raiser of that mask take a static key and a
+ * per-CPU variable that the kernel does not export, which only a
+ * relocation reaches: without livepatch relocations (module/ksym.h) the
+ * same, through the addresses found at load.
+ */
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include "ksym.h"
+
+static inline bool abpath_force_irqthreads(void)
+{
+#if defined(CONFIG_PREEMPT_RT)
+	return true;
+#elif defined(CONFIG_IRQ_FORCED_THREADING)
+	return static_key_enabled((struct static_key_false *)
+				  abpath_ksym_force_irqthreads_key);
+#else
+	return false;
+#endif
+}
+
+#define abpath_timer_softirq_pending()					\
+	((abpath_force_irqthreads() ?					\
+	  __this_cpu_read(*(unsigned long __percpu *)			\
+			  abpath_ksym_pending_timer_softirq) :		\
+	  local_softirq_pending()) & BIT(TIMER_SOFTIRQ))
+#define abpath_raise_timer_softirq()					\
+	(abpath_force_irqthreads() ?					\
+	 raise_ktimers_thread(TIMER_SOFTIRQ) :				\
+	 __raise_softirq_irqoff(TIMER_SOFTIRQ))
+#elif defined(ABPATH_TIMERS_PENDING)
 #define abpath_timer_softirq_pending() \
 	(ABPATH_TIMERS_PENDING() & BIT(TIMER_SOFTIRQ))
 #ifdef ABPATH_RAISE_TIMER_NR
@@ -79,7 +111,9 @@ typedef bool (*abpath_timer_check_fn)(struct task_struct *tsk);
 #ifndef CONFIG_ABPATH_HOOKS
 #include <linux/ftrace.h>
 #include <linux/module.h>
+#ifdef CONFIG_X86_64
 #include <asm/nospec-branch.h>
+#endif
 
 /* Call depth tracking (6.2) accounts each call a trampoline makes. */
 #ifndef CALL_DEPTH_ACCOUNT

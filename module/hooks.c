@@ -16,6 +16,7 @@
 #include "timer_softirq.h"
 
 const char *const abpath_backend_name = "patched";
+const char *const abpath_backend_resolution = "exports";
 
 static const struct abpath_ops abpath_ops = {
 #define ABPATH_PATCHED_CALL(member, callback)	.member = callback,

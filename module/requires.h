@@ -19,6 +19,14 @@
  *	the option's name.  stock.c's #errors repeat the stock ones, for
  *	a build that bypasses Kbuild's choice.
  *
+ * ABPATH_RESOLVE(resolution, option, why)
+ *	The stock backend also needs one resolution whose options are all
+ *	y: how it reaches the vmlinux symbols the kernel does not export
+ *	(module/ksym.h); Kbuild builds the first one a kernel has.  The
+ *	first option of each is the architecture its trampoline is
+ *	written for, so a kernel of another is not told what the rest
+ *	of it lacks.
+ *
  * ABPATH_UNAVAILABLE(backend, path, option, why)
  *	Where option is set, the backend leaves path optimized-only: the
  *	module says why in <path>/site (module/stock.c's check of it).
@@ -32,6 +40,9 @@
 #ifndef ABPATH_REQUIRE
 #define ABPATH_REQUIRE(...)
 #endif
+#ifndef ABPATH_RESOLVE
+#define ABPATH_RESOLVE(...)
+#endif
 #ifndef ABPATH_UNAVAILABLE
 #define ABPATH_UNAVAILABLE(...)
 #endif
@@ -40,8 +51,11 @@
 #endif
 
 ABPATH_REQUIRE(patched, CONFIG_ABPATH_HOOKS, "the hook patch (patches/): its static calls")
-ABPATH_REQUIRE(stock, CONFIG_X86_64, "its ftrace trampoline is x86-64 assembly")
-ABPATH_REQUIRE(stock, CONFIG_LIVEPATCH, "its livepatch relocations reach unexported symbols")
+ABPATH_RESOLVE(livepatch, CONFIG_X86_64, "its ftrace trampoline is x86-64 assembly")
+ABPATH_RESOLVE(livepatch, CONFIG_LIVEPATCH, "its livepatch relocations reach unexported symbols")
+ABPATH_RESOLVE(kallsyms, CONFIG_ARM64, "its ftrace trampoline is arm64 assembly")
+ABPATH_RESOLVE(kallsyms, CONFIG_KALLSYMS_ALL, "kallsyms lists the unexported data it takes")
+ABPATH_RESOLVE(kallsyms, CONFIG_KPROBES, "a kprobe finds the kernel's symbol lookup")
 ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_ARGS, "its handlers read the sites' arguments")
 ABPATH_REQUIRE(stock, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, "its trampoline is a direct call")
 ABPATH_REQUIRE(stock, CONFIG_POSIX_CPU_TIMERS_TASK_WORK, "the tick reads the timers' task work")
@@ -53,5 +67,6 @@ ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY, "only trusted signatures 
 ABPATH_REFUSE(CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY, "only trusted signatures load")
 
 #undef ABPATH_REQUIRE
+#undef ABPATH_RESOLVE
 #undef ABPATH_UNAVAILABLE
 #undef ABPATH_REFUSE

@@ -6,10 +6,9 @@
  * (docs/design.md, "The stock backend", has why each site is where it is).
  *
  * The vmlinux functions and data the paths need and the kernel does not
- * export (module/klp.symvers) are reached through livepatch relocations:
- * module/klp-convert rewrites them after the link, and the kernel's module
- * loader resolves them by name at load time, refusing the load if one is
- * missing.  The calls come out direct; the price is the K taint.
+ * export are reached as module/ksym.h says: through livepatch relocations
+ * on x86-64 (the price is the K taint), through kallsyms on arm64.  The
+ * trampolines are each architecture's own, and do the same.
  *
  * A site that is missing, untraceable or taken (one IPMODIFY user per
  * function: a distribution livepatch of thread_group_cputime() excludes
@@ -24,19 +23,24 @@
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
-#include <asm/ibt.h>
 #include <asm/linkage.h>
+#ifdef CONFIG_X86_64
+#include <asm/ibt.h>
+#else
+#include <asm/insn.h>
+#endif
 
 #include "abpath.h"
 #include "exit_reparent.h"
 #include "group_cputime.h"
+#include "ksym.h"
 #include "mode.h"
 #include "stock.h"
 #include "timer_fastpath.h"
 #include "timer_softirq.h"
 
-#ifndef CONFIG_X86_64
-#error "the stock backend's trampoline is x86-64 assembly"
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "the stock backend's trampolines are x86-64 or arm64 assembly"
 #endif
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 #error "the stock backend needs CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
@@ -48,9 +52,6 @@
 /* The tick's handler reads whether the CPU timer task work is queued. */
 #error "the stock backend needs CONFIG_POSIX_CPU_TIMERS_TASK_WORK"
 #endif
-
-/* The kernel's loader applies the livepatch relocations of such a module. */
-MODULE_INFO(livepatch, "Y");
 
 const char *const abpath_backend_name = "stock";
 
@@ -111,6 +112,17 @@ unsigned long notrace abpath_stock_gc_entry(unsigned long parent_ip)
 		return (unsigned long)stock_gc_legacy_timed;
 	return (unsigned long)stock_gc_legacy;
 }
+
+#ifdef CONFIG_X86_64
+/*
+ * A site's direct call returns into its function at the entry plus the
+ * call, or plus the call and an ENDBR: ftrace's site is the function's
+ * entry or the instruction after its ENDBR.
+ */
+#define STOCK_SITE_RET		MCOUNT_INSN_SIZE
+#define STOCK_SITE_SLACK	ENDBR_INSN_SIZE
+/* How far into update_process_times() its call to the RCU tick is sought. */
+#define STOCK_SCAN		256
 
 /*
  * Where the direct call of every site lands, from the site's fentry (or,
@@ -189,6 +201,158 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	.popsection\n"
 );
 
+/*
+ * Whether @caller's first @len bytes hold a direct call to @callee.  A
+ * byte scan, not a disassembly: a false match needs a 0xe8 whose next four
+ * bytes happen to reach @callee.  A call may land up to a call-depth
+ * thunk's length before @callee (call depth tracking patches it so).
+ */
+static bool stock_calls(unsigned long caller, unsigned long callee,
+			size_t len)
+{
+	u8 text[256];
+	unsigned long to;
+	s32 rel;
+	size_t i;
+
+	len = min(len, sizeof(text));
+	if (copy_from_kernel_nofault(text, (void *)caller, len))
+		return false;
+	for (i = 0; i + 5 <= len; i++) {
+		if (text[i] != 0xe8)
+			continue;
+		memcpy(&rel, text + i + 1, sizeof(rel));
+		to = caller + i + 5 + rel;
+		if (to >= callee - 64 && to <= callee)
+			return true;
+	}
+	return false;
+}
+#else /* CONFIG_ARM64 */
+/*
+ * A site's direct call returns into its function after the two
+ * instructions ftrace patches at its entry (MOV X9, LR; BL), which follow
+ * a BTI C where the kernel has BTI (ftrace_call_adjust()).
+ */
+#define STOCK_SITE_RET		(2 * AARCH64_INSN_SIZE)
+#define STOCK_SITE_SLACK	AARCH64_INSN_SIZE
+/* How far into update_process_times() its call to the RCU tick is sought. */
+#define STOCK_SCAN		512
+
+/*
+ * Where the direct call of every site lands, by a BL from the site or,
+ * when another ftrace user shares the function or the module is out of
+ * a BL's reach, by a BR X17 from ftrace_caller (hence the BTI C), with
+ * the caller's return in x9, the return into the function's body in
+ * x30, and the function's arguments in x0-x8 (arch/arm64/kernel/
+ * entry-ftrace.S).  x9-x17 are free; the function's body expects x30 to
+ * hold its caller's return again.
+ *
+ * As on x86-64: thread_group_cputime() is told first, by that return,
+ * and only its two argument registers are saved around
+ * abpath_stock_gc_entry(); a diverted call is entered by returning into
+ * it in the body's place, with x30 its caller's return, so it returns
+ * straight to the caller.  Every other site saves every argument
+ * register and is dispatched in C.  Each path makes a frame record for
+ * the site and one for itself, as ftrace_caller does, so that a stack
+ * trace taken in C sees the function and its caller.
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
+"	.type	stock_tramp, %function\n"
+"stock_tramp:\n"
+"	hint	34\n"				/* BTI C */
+"	adrp	x10, abpath_stock_divert_ret\n"
+"	ldr	x10, [x10, #:lo12:abpath_stock_divert_ret]\n"
+"	sub	x10, x30, x10\n"
+"	cmp	x10, #" __stringify(STOCK_SITE_SLACK) "\n"
+"	b.hi	2f\n"
+"	sub	sp, sp, #48\n"
+"	stp	x29, x9, [sp, #32]\n"
+"	add	x29, sp, #32\n"
+"	stp	x29, x30, [sp, #16]\n"
+"	add	x29, sp, #16\n"
+"	stp	x0, x1, [sp]\n"
+"	mov	x0, x9\n"
+"	bl	abpath_stock_gc_entry\n"
+"	mov	x10, x0\n"
+"	ldp	x0, x1, [sp]\n"
+"	ldr	x9, [sp, #24]\n"
+"	ldp	x29, x30, [sp, #32]\n"
+"	add	sp, sp, #48\n"
+"	cbz	x10, 1f\n"
+"	mov	x9, x10\n"
+"1:	ret	x9\n"
+"2:	sub	sp, sp, #112\n"
+"	stp	x29, x9, [sp, #96]\n"
+"	add	x29, sp, #96\n"
+"	stp	x29, x30, [sp, #80]\n"
+"	add	x29, sp, #80\n"
+"	stp	x0, x1, [sp]\n"
+"	stp	x2, x3, [sp, #16]\n"
+"	stp	x4, x5, [sp, #32]\n"
+"	stp	x6, x7, [sp, #48]\n"
+"	str	x8, [sp, #64]\n"
+"	mov	x0, x30\n"
+"	bl	abpath_stock_on_entry\n"
+"	ldp	x0, x1, [sp]\n"
+"	ldp	x2, x3, [sp, #16]\n"
+"	ldp	x4, x5, [sp, #32]\n"
+"	ldp	x6, x7, [sp, #48]\n"
+"	ldr	x8, [sp, #64]\n"
+"	ldr	x9, [sp, #88]\n"
+"	ldp	x29, x30, [sp, #96]\n"
+"	add	sp, sp, #112\n"
+"	ret	x9\n"
+"	.size	stock_tramp, .-stock_tramp\n"
+"	.popsection\n"
+);
+
+/*
+ * A direct call that does nothing, to learn whether a function takes one
+ * (abpath_backend_init()): ftrace_stub_direct_tramp's three instructions.
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign	16\n"
+"	.type	stock_nop_tramp, %function\n"
+"stock_nop_tramp:\n"
+"	hint	34\n"				/* BTI C */
+"	mov	x10, x30\n"
+"	mov	x30, x9\n"
+"	ret	x10\n"
+"	.size	stock_nop_tramp, .-stock_nop_tramp\n"
+"	.popsection\n"
+);
+
+/*
+ * Whether @caller's first @len bytes hold a BL to @callee: every
+ * instruction is one word, so this is a disassembly of the one kind of
+ * instruction sought.
+ */
+static bool stock_calls(unsigned long caller, unsigned long callee,
+			size_t len)
+{
+	__le32 text[128];
+	u32 insn;
+	size_t i;
+	s32 rel;
+
+	len = min(len, sizeof(text)) / AARCH64_INSN_SIZE;
+	if (copy_from_kernel_nofault(text, (void *)caller,
+				     len * AARCH64_INSN_SIZE))
+		return false;
+	for (i = 0; i < len; i++) {
+		insn = le32_to_cpu(text[i]);
+		if (!aarch64_insn_is_bl(insn))
+			continue;
+		rel = sign_extend32((insn & 0x03ffffff) << 2, 27);
+		if (caller + i * AARCH64_INSN_SIZE + rel == callee)
+			return true;
+	}
+	return false;
+}
+#endif /* CONFIG_ARM64 */
+
 /* The kernel's own check runs after the handler; here it is unknown. */
 static bool stock_timer_check_after(struct task_struct *tsk)
 {
@@ -228,34 +392,6 @@ static void stock_on_rcu_tick(void)
 }
 
 /*
- * Whether @caller's first @len bytes hold a direct call to @callee.  A
- * byte scan, not a disassembly: a false match needs a 0xe8 whose next four
- * bytes happen to reach @callee.  A call may land up to a call-depth
- * thunk's length before @callee (call depth tracking patches it so).
- */
-static bool stock_calls(unsigned long caller, unsigned long callee,
-			size_t len)
-{
-	u8 text[256];
-	unsigned long to;
-	s32 rel;
-	size_t i;
-
-	len = min(len, sizeof(text));
-	if (copy_from_kernel_nofault(text, (void *)caller, len))
-		return false;
-	for (i = 0; i + 5 <= len; i++) {
-		if (text[i] != 0xe8)
-			continue;
-		memcpy(&rel, text + i + 1, sizeof(rel));
-		to = caller + i + 5 + rel;
-		if (to >= callee - 64 && to <= callee)
-			return true;
-	}
-	return false;
-}
-
-/*
  * 2.6.27's slow path takes tasklist_lock and siglock in the tick's hard
  * interrupt, and on PREEMPT_RT both sleep.  The hook patch runs it in the
  * CPU timer task work there (the RT variant); this backend has no such
@@ -271,8 +407,8 @@ static const char *stock_check_tick(void)
 /* timer_softirq's site is "right after run_local_timers()" only so. */
 static const char *stock_check_rcu_tick(void)
 {
-	if (!stock_calls((unsigned long)update_process_times,
-			 (unsigned long)rcu_sched_clock_irq, 256))
+	if (!stock_calls(abpath_ksym_addr(update_process_times),
+			 abpath_ksym_addr(rcu_sched_clock_irq), STOCK_SCAN))
 		return "update_process_times() does not call rcu_sched_clock_irq()";
 	return NULL;
 }
@@ -280,7 +416,7 @@ static const char *stock_check_rcu_tick(void)
 struct stock_site {
 	struct abpath_path *path;
 	const char *func;
-	unsigned long entry;	/* func's address */
+	unsigned long entry;	/* func's address, set at load */
 	void (*handler)(void);	/* NULL for the diverted site */
 	const char *(*check)(void);
 	const char *site;	/* what <path>/site says */
@@ -293,7 +429,6 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 	[ABPATH_ID(name)] = {						\
 		.path	 = &abpath_##name##_path,			\
 		.func	 = #fn,						\
-		.entry	 = (unsigned long)(fn),				\
 		.handler = on_entry,					\
 		.check	 = chk,						\
 		.site	 = text,					\
@@ -302,17 +437,31 @@ static struct stock_site stock_sites[ABPATH_NR_PATHS] = {
 	[ABPATH_ID(name)] = {						\
 		.path	 = &abpath_##name##_path,			\
 		.func	 = #fn,						\
-		.entry	 = (unsigned long)(fn),				\
 		.check	 = chk,						\
 		.site	 = text,					\
 	},
 #include "paths.h"
 };
 
+/* Each site's function, where the resolution (ksym.h) found it. */
+static void stock_entries(void)
+{
+	const unsigned long entry[ABPATH_NR_PATHS] = {
+#define ABPATH_STOCK(name, fn, ...)					\
+		[ABPATH_ID(name)] = abpath_ksym_addr(fn),
+#define ABPATH_STOCK_DIVERT(name, fn, ...)				\
+		[ABPATH_ID(name)] = abpath_ksym_addr(fn),
+#include "paths.h"
+	};
+	int i;
+
+	for (i = 0; i < ABPATH_NR_PATHS; i++)
+		stock_sites[i].entry = entry[i];
+}
+
 /*
- * The diverted site's return into its body, less the ENDBR the trampoline
- * allows for: ftrace's site is the function's entry or the instruction
- * after its ENDBR.
+ * The diverted site's return into its body, less the STOCK_SITE_SLACK the
+ * trampoline allows for.
  */
 unsigned long abpath_stock_divert_ret;
 
@@ -327,7 +476,7 @@ void notrace abpath_stock_on_entry(unsigned long ret)
 
 	for (s = stock_sites; s < stock_sites + ABPATH_NR_PATHS; s++) {
 		if (s->handler &&
-		    ret - s->entry - MCOUNT_INSN_SIZE <= ENDBR_INSN_SIZE) {
+		    ret - s->entry - STOCK_SITE_RET <= STOCK_SITE_SLACK) {
 			s->handler();
 			return;
 		}
@@ -483,6 +632,11 @@ int abpath_backend_init(void)
 	const char *bad;
 	int ret;
 
+	/* Nothing of vmlinux's before: the resolution said why not. */
+	ret = abpath_ksym_init();
+	if (ret)
+		return ret;
+	stock_entries();
 	abpath_module_text(THIS_MODULE, &stock_text, &stock_text_size);
 	abpath_for_each_path(p) {
 		s = &stock_sites[p->id];
@@ -491,7 +645,7 @@ int abpath_backend_init(void)
 			continue;
 		}
 		if (!s->handler)
-			abpath_stock_divert_ret = s->entry + MCOUNT_INSN_SIZE;
+			abpath_stock_divert_ret = s->entry + STOCK_SITE_RET;
 		bad = s->check ? s->check() : NULL;
 		if (bad)
 			abpath_path_unavailable(p, bad);

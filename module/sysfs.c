@@ -5,6 +5,8 @@
  *   mode            legacy | optimized | mixed; writing sets all four
  *   version
  *   backend         patched | stock: how the paths are attached
+ *   resolution      exports | livepatch | kallsyms: how the backend
+ *                   reaches what it uses of the kernel (module/ksym.h)
  *   reset           write 1 to zero every counter and histogram
  *   <path>/mode     "legacy [optimized]", the active one in brackets
  *   <path>/site     where the backend attached the path, or why it could
@@ -136,6 +138,12 @@ static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", abpath_backend_name);
 }
 
+static ssize_t resolution_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", abpath_backend_resolution);
+}
+
 /*
  * Exactly "1", with at most one trailing newline, as debugfs's reset: a
  * reset cannot be undone, so nothing else may trigger one.
@@ -152,12 +160,14 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute version_attr = __ATTR_RO(version);
 static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+static struct kobj_attribute resolution_attr = __ATTR_RO(resolution);
 static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 
 static struct attribute *abpath_attrs[] = {
 	&mode_attr.attr,
 	&version_attr.attr,
 	&backend_attr.attr,
+	&resolution_attr.attr,
 	&reset_attr.attr,
 	NULL,
 };

@@ -91,6 +91,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	if (ctl_backend(backend, sizeof(backend)))
 		backend[0] = '\0';
 	out_string("backend", *backend ? backend : NULL);
+	out_string("resolution", ctl_resolution_loaded(buf, sizeof(buf)) ?
+				 NULL : buf);
 	if (ki.refcnt >= 0)
 		out_u64("refcnt", (uint64_t)ki.refcnt);
 	else
@@ -128,6 +130,8 @@ static int do_status(const struct cmd *c, int argc, char **argv)
 	}
 	if (strcmp(backend, "patched")) {
 		out_begin_object("stock_backend", OUT_PLAIN);
+		/* The one this kernel's config gives it, if any. */
+		out_string("resolution", ctl_resolution(k.need));
 		/* module/requires.h's, as abpath check judges them. */
 		for (i = 0; i < ctl_n_requires; i++)
 			if (!strcmp(ctl_requires[i].backend, "stock"))

@@ -313,6 +313,11 @@ int ctl_backend(char *buf, size_t len)
 	return module_read("backend", buf, len);
 }
 
+int ctl_resolution_loaded(char *buf, size_t len)
+{
+	return module_read("resolution", buf, len);
+}
+
 int ctl_module_mode(char *buf, size_t len)
 {
 	return module_read("mode", buf, len);

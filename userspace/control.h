@@ -51,6 +51,8 @@ int ctl_set_mode(const char *path, const char *mode);
 /* The module's own files; each returns 0 or -errno. */
 int ctl_module_version(char *buf, size_t len);
 int ctl_backend(char *buf, size_t len);		/* "patched" or "stock" */
+/* "exports", "livepatch" or "kallsyms": how it reaches the kernel's symbols */
+int ctl_resolution_loaded(char *buf, size_t len);
 int ctl_module_mode(char *buf, size_t len);	/* every path's, or "mixed" */
 int ctl_reset(void);				/* zero every counter */
 /*

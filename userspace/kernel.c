@@ -154,12 +154,14 @@ int ctl_read_hooks(struct ctl_hooks *h)
 
 /* module/requires.h: what each backend needs, and what refuses a load. */
 const struct ctl_require ctl_requires[] = {
-#define ABPATH_REQUIRE(backend, option, why) { #backend, #option, why },
+#define ABPATH_REQUIRE(backend, option, why) { #backend, #option, why, NULL },
+#define ABPATH_RESOLVE(resolution, option, why) \
+	{ "stock", #option, why, #resolution },
 #include "../module/requires.h"
 };
 const int ctl_n_requires = sizeof(ctl_requires) / sizeof(ctl_requires[0]);
 const struct ctl_require ctl_refuses[] = {
-#define ABPATH_REFUSE(option, why) { NULL, #option, why },
+#define ABPATH_REFUSE(option, why) { NULL, #option, why, NULL },
 #include "../module/requires.h"
 };
 const int ctl_n_refuses = sizeof(ctl_refuses) / sizeof(ctl_refuses[0]);
@@ -288,12 +290,84 @@ void ctl_config_free(struct ctl_config *c)
 	c->text = NULL;
 }
 
+/* Whether ctl_requires[i] is the first line of its resolution. */
+static bool resolution_first(int i)
+{
+	const char *r = ctl_requires[i].resolution;
+
+	if (!r)
+		return false;
+	for (int j = 0; j < i; j++)
+		if (ctl_requires[j].resolution &&
+		    !strcmp(ctl_requires[j].resolution, r))
+			return false;
+	return true;
+}
+
+/* Every option of the resolution ctl_requires[first] begins. */
+static enum tri resolution_met(const enum tri *need, int first)
+{
+	const char *r = ctl_requires[first].resolution;
+	enum tri ret = TRI_YES;
+
+	for (int i = first; i < ctl_n_requires; i++) {
+		if (!ctl_requires[i].resolution ||
+		    strcmp(ctl_requires[i].resolution, r))
+			continue;
+		if (need[i] == TRI_NO)
+			return TRI_NO;
+		if (need[i] == TRI_UNKNOWN)
+			ret = TRI_UNKNOWN;
+	}
+	return ret;
+}
+
+/*
+ * The resolution judged (ctl_resolution()), by its first line; -1 where
+ * requires.h has none.  A line's first option is its architecture.
+ */
+static int resolution_judged(const enum tri *need)
+{
+	int pass, i;
+
+	for (pass = 0; pass < 4; pass++)
+		for (i = 0; i < ctl_n_requires; i++) {
+			if (!resolution_first(i))
+				continue;
+			if ((pass == 0 && resolution_met(need, i) == TRI_YES) ||
+			    (pass == 1 && need[i] == TRI_YES) ||
+			    (pass == 2 && need[i] != TRI_NO) || pass == 3)
+				return i;
+		}
+	return -1;
+}
+
+const char *ctl_resolution(const enum tri *need)
+{
+	int r = resolution_judged(need);
+
+	return r >= 0 && resolution_met(need, r) == TRI_YES ?
+	       ctl_requires[r].resolution : NULL;
+}
+
+bool ctl_require_counts(const enum tri *need, int i)
+{
+	int r;
+
+	if (!ctl_requires[i].resolution)
+		return true;
+	r = resolution_judged(need);
+	return r >= 0 && !strcmp(ctl_requires[i].resolution,
+				 ctl_requires[r].resolution);
+}
+
 enum tri ctl_requires_met(const enum tri *need, const char *backend)
 {
 	enum tri ret = TRI_YES;
 
 	for (int i = 0; i < ctl_n_requires; i++) {
-		if (strcmp(ctl_requires[i].backend, backend))
+		if (strcmp(ctl_requires[i].backend, backend) ||
+		    !ctl_require_counts(need, i))
 			continue;
 		if (need[i] == TRI_NO)
 			return TRI_NO;
@@ -506,10 +580,10 @@ bool ctl_takes_neither(const struct ctl_kernel *k, const char *prefix)
 	/* Only what this kernel lacks: that is what to look for in another. */
 	for (i = 0; i < ctl_n_requires; i++)
 		n += !strcmp(ctl_requires[i].backend, "stock") &&
-		     k->need[i] != TRI_YES;
+		     ctl_require_counts(k->need, i) && k->need[i] != TRI_YES;
 	for (i = 0; i < ctl_n_requires && used < sizeof(lacks); i++) {
 		if (strcmp(ctl_requires[i].backend, "stock") ||
-		    k->need[i] == TRI_YES)
+		    !ctl_require_counts(k->need, i) || k->need[i] == TRI_YES)
 			continue;
 		used += (size_t)snprintf(lacks + used, sizeof(lacks) - used,
 					 "%s%s", used ? (--n == 1 ? " and " : ", ")

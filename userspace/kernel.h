@@ -30,9 +30,12 @@ enum debugfs_state {
 /* Room for module/requires.h's entries of either kind. */
 #define CTL_MAX_REQUIRES	16
 
-/* One entry of module/requires.h; backend is NULL for a refusal. */
+/*
+ * One entry of module/requires.h; backend is NULL for a refusal, and
+ * resolution names the stock resolution an ABPATH_RESOLVE() line is of.
+ */
 struct ctl_require {
-	const char *backend, *option, *why;
+	const char *backend, *option, *why, *resolution;
 };
 extern const struct ctl_require ctl_requires[], ctl_refuses[];
 extern const int ctl_n_requires, ctl_n_refuses;
@@ -96,8 +99,20 @@ int ctl_config_read(struct ctl_config *c, const char *file);
 /* y or m: yes; "is not set", or absent from a complete config: no. */
 enum tri ctl_config_get(const struct ctl_config *c, const char *opt);
 void ctl_config_free(struct ctl_config *c);
-/* Whether a backend's options, need[] in ctl_requires' order, are met. */
+/*
+ * Whether a backend's options, need[] in ctl_requires' order, are met:
+ * for the stock backend, its own and its resolution's (below).
+ */
 enum tri ctl_requires_met(const enum tri *need, const char *backend);
+/*
+ * The stock backend's resolution, as Kbuild picks it, when all its
+ * options are met, else NULL.  The one judged is the first met, else the
+ * first whose architecture is set, else the first whose architecture
+ * is not ruled out; ctl_require_counts() says whether ctl_requires[i]
+ * is one of its options, or no resolution's.
+ */
+const char *ctl_resolution(const enum tri *need);
+bool ctl_require_counts(const enum tri *need, int i);
 /*
  * Marks which of syms[0..n) kallsyms, or ftrace's list of the functions
  * it can trace, names; 0, or -errno when the file cannot be read.

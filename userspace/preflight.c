@@ -111,7 +111,7 @@ static enum tri judge_options(struct judged *j, int b)
 
 	for (int i = 0; met != TRI_YES && i < ctl_n_requires; i++)
 		if (!strcmp(ctl_requires[i].backend, backends[b]) &&
-		    j->need[i] == want)
+		    ctl_require_counts(j->need, i) && j->need[i] == want)
 			append(j->why[b], sizeof(j->why[b]), "; ",
 			       want == TRI_NO ? "%s is not set: %s"
 					      : "%s is not stated in this config: %s",
@@ -339,6 +339,7 @@ static int verdict(const struct judged *j, const char refusals[][256],
 			 "sets what this config does not state: ", way);
 		for (i = 0, n = 0; i < ctl_n_requires; i++)
 			if (!strcmp(ctl_requires[i].backend, way) &&
+			    ctl_require_counts(j->need, i) &&
 			    j->need[i] == TRI_UNKNOWN)
 				snprintf(text + strlen(text), sizeof(text) -
 					 strlen(text), "%s%s", n++ ? ", " : "",
@@ -392,6 +393,9 @@ static void out_backends(const struct judged *j)
 		out_begin_object(backends[b], OUT_PLAIN);
 		out_string("works", tri_word(j->backend[b]));
 		out_string("reason", j->why[b][0] ? j->why[b] : NULL);
+		/* How the stock backend would reach unexported symbols. */
+		if (b == 1)
+			out_string("resolution", ctl_resolution(j->need));
 		for (int i = 0; i < ctl_n_requires; i++)
 			if (!strcmp(ctl_requires[i].backend, backends[b]))
 				out_tri(ctl_requires[i].option, j->need[i]);

@@ -110,11 +110,36 @@ setup() {
 	assert_line --regexp '^  group_cputime +optimized +- +unavailable: thread_group_cputime\(\) is already modified by another ftrace user, a livepatch perhaps \(-16\)$'
 	run -0 "$ABPATH" -j status
 	run -0 jq -e '.module.backend == "stock" and .kernel.backend_support == "stock"
+		and .module.resolution == "livepatch"
+		and .kernel.stock_backend.resolution == "livepatch"
 		and .kernel.stock_backend.CONFIG_LIVEPATCH == true
 		and (.kernel | has("hook_patch") | not)
 		and ([.paths[] | has("static_key")] | any | not)
 		and .paths.exit_reparent.site == "exit_reparent site of the stock backend"
 		and .paths.group_cputime.site == "unavailable: thread_group_cputime() is already modified by another ftrace user, a livepatch perhaps (-16)"' <<<"$output"
+}
+
+@test "status on Debian's arm64 kernel names the kallsyms resolution, in use and in the config" {
+	fake_module stock
+	echo kallsyms >"$ABPATH_SYSFS/resolution"
+	printf 'CONFIG_SMP=y\nCONFIG_ARM64=y\n# CONFIG_LIVEPATCH is not set\nCONFIG_KALLSYMS_ALL=y\nCONFIG_KPROBES=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\nCONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y\nCONFIG_POSIX_CPU_TIMERS_TASK_WORK=y\n' |
+		gzip >"$ABPATH_PROC/config.gz"
+	run -0 --separate-stderr "$ABPATH" status
+	assert_equal "$stderr" ''
+	assert_line --regexp '^  resolution: +kallsyms$'
+	assert_line --regexp '^    resolution: +kallsyms$'
+	assert_line --regexp '^    CONFIG_LIVEPATCH: +no$'
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.module.resolution == "kallsyms" and .kernel.backend_support == "stock"
+		and .kernel.stock_backend.resolution == "kallsyms"
+		and .kernel.stock_backend.CONFIG_KPROBES == true' <<<"$output"
+	# Without kprobes, the config gives it none, and the kernel neither backend.
+	printf 'CONFIG_SMP=y\nCONFIG_ARM64=y\nCONFIG_KALLSYMS_ALL=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\nCONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y\nCONFIG_POSIX_CPU_TIMERS_TASK_WORK=y\n' |
+		gzip >"$ABPATH_PROC/config.gz"
+	run -0 "$ABPATH" -j status
+	run -0 jq -e '.kernel.stock_backend.resolution == null
+		and .kernel.stock_backend.CONFIG_KPROBES == false
+		and .kernel.backend_support == "neither"' <<<"$output"
 }
 
 @test "status finds the hooks through kallsyms alone" {

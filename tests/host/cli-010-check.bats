@@ -13,9 +13,10 @@ setup() {
 	cli_setup
 }
 
-# requires BACKEND: that backend's options, module/requires.h's order.
+# requires BACKEND [RESOLUTION]: that backend's options, and those of
+# the stock backend's RESOLUTION, module/requires.h's order.
 requires() {
-	sed -n "s/^ABPATH_REQUIRE($1, \(CONFIG_[A-Z0-9_]*\),.*/\1/p" "$REQUIRES"
+	sed -n "s/^ABPATH_RE\(QUIRE($1\|SOLVE(${2:-none}\), \(CONFIG_[A-Z0-9_]*\),.*/\2/p" "$REQUIRES"
 }
 
 # judge FILE: check's JSON for a config, in $json, and its exit code.
@@ -124,7 +125,7 @@ reason() {
 
 @test "each stock option removed in turn from Ubuntu's config: no, naming it" {
 	local opt cfg=$BATS_TEST_TMPDIR/config n=0
-	for opt in $(requires stock); do
+	for opt in $(requires stock livepatch); do
 		n=$((n + 1))
 		grep -q "^$opt=y$" "$CONFIGS/ubuntu-24.04.1-6.8.0-52-generic.config" ||
 			fail "Ubuntu's config does not set $opt: it does not pass"
@@ -139,6 +140,40 @@ reason() {
 		done
 	done
 	((n >= 5)) || fail "only $n stock options in $REQUIRES"
+}
+
+# arm64 (a stand-in: Ubuntu's config, its architecture and livepatch
+# swapped for what Debian's arm64 kernels have): the kallsyms resolution.
+arm64_config() {
+	sed -e 's/^CONFIG_X86_64=y$/CONFIG_ARM64=y/' \
+		-e 's/^CONFIG_LIVEPATCH=y$/# CONFIG_LIVEPATCH is not set/' \
+		"$CONFIGS/ubuntu-24.04.1-6.8.0-52-generic.config"
+}
+
+@test "arm64 without livepatch takes the kallsyms resolution, and each of its options removed says no, naming it" {
+	local opt cfg=$BATS_TEST_TMPDIR/config n=0
+	arm64_config >"$cfg"
+	judge "$cfg"
+	verdict 0 yes stock
+	run -0 jq -e '.backends.stock.resolution == "kallsyms"
+		and .backends.stock.CONFIG_LIVEPATCH == false' <<<"$json"
+	# Its first option is its architecture: without it, another's is judged.
+	for opt in $(requires stock kallsyms | tail -n +2); do
+		n=$((n + 1))
+		arm64_config | sed "s/^$opt=y\$/# $opt is not set/" >"$cfg"
+		judge "$cfg"
+		verdict 1 no null
+		run -0 reason
+		assert_output --partial "the stock backend cannot work because $opt is not set: "
+		refute_output --partial CONFIG_X86_64
+		refute_output --partial CONFIG_LIVEPATCH
+	done
+	# The last judged lacks a stock option, not one of the resolution's.
+	run -0 jq -e '.backends.stock.resolution == "kallsyms"' <<<"$json"
+	arm64_config | sed 's/^CONFIG_KPROBES=y$/# CONFIG_KPROBES is not set/' >"$cfg"
+	judge "$cfg"
+	run -0 jq -e '.backends.stock.resolution == null' <<<"$json"
+	((n >= 5)) || fail "only $n stock options for kallsyms in $REQUIRES"
 }
 
 @test "the patched backend's option, and a refusal, added to Ubuntu's config" {

@@ -75,6 +75,11 @@ fake_module() {
 	echo optimized >"$ABPATH_SYSFS/mode"
 	echo 0.1.0 >"$ABPATH_SYSFS/version"
 	echo "$backend" >"$ABPATH_SYSFS/backend"
+	if [ "$backend" = stock ]; then
+		echo livepatch >"$ABPATH_SYSFS/resolution"
+	else
+		echo exports >"$ABPATH_SYSFS/resolution"
+	fi
 	echo 0 >"$ABPATH_SYSFS/reset"
 	echo 0 >"$ABPATH_DEBUGFS/reset"
 	fake_stats

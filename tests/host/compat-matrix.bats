@@ -45,6 +45,10 @@ run_files() {
 		$'==> stock-trixie-backports is 7.3.4+deb13-amd64 (Debian trixie, built in /r)\nabpath-vm: 7.3.4+deb13-amd64, 2 CPUs'
 	run_files package-stock-bookworm $'ok 1 - README: apt install\n1..1\nok 1 smoke' \
 		$'==> stock-bookworm is 6.1.0-56-amd64 (Debian bookworm)\nabpath-vm: 6.1.0-56-amd64, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
+	# arm64: the patched 6.12's run and one of Debian's arm64 kernels.
+	run_files vm-6.12-arm64 $'1..1\nok 1 a' 'abpath-vm: 6.12.117, 2 CPUs'
+	run_files vm-stock-trixie-arm64 $'1..1\nok 1 a' \
+		$'==> stock-trixie-arm64 is 6.12.118+deb13-arm64 (Debian trixie, built in /r)\nabpath-vm: 6.12.118+deb13-arm64, 2 CPUs'
 	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --commit abc1234 --date 2026-11-26
 	assert_line '| Debian bookworm, `stock-bookworm` | 6.1.0-56-amd64 | stock | all 1 | the .debs installed with apt, smoke, purge | 2 passed |'
 	assert_line 'From `make check` of abc1234, 2026-11-26 (tests/tools/compat-matrix):'
@@ -53,6 +57,8 @@ run_files() {
 	assert_line "| Debian trixie, \`stock-trixie-rt\` | 6.12.118+deb13-rt-amd64 | stock | $((n - 1)) of $n; timer_fastpath: PREEMPT_RT: why | smoke | **1 failed**, 4 passed |"
 	assert_line "| patched 6.12, lock and memory checkers | 6.12.117 | patched | (not reported) | CI's subset of the whole VM suite | 1 passed, 1 skipped |"
 	assert_line '| Debian trixie, `stock-trixie-backports` | 7.3.4+deb13-amd64 | stock | (not reported) | kernel selftests, stress-ng and cyclictest | 2 passed |'
+	assert_line '| patched 6.12, arm64 | 6.12.117 | patched | (not reported) | whole VM suite | 1 passed |'
+	assert_line '| Debian trixie arm64, `stock-trixie-arm64` | 6.12.118+deb13-arm64 | stock | (not reported) | whole VM suite | 1 passed |'
 	# A run whose guest never spoke still has its row.
 	assert_line '| patched 6.12 | (no banner) | patched | (not reported) | toggle storm and load/unload cycles | 1 passed |'
 	# The build is no VM run, and a stage left out ran nothing.

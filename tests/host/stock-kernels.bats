@@ -57,13 +57,17 @@ stock-sid sid linux-image-amd64
 stock-sid-rt sid linux-image-rt-amd64
 stock-6.1 bookworm linux-image-amd64
 stock-6.12 bookworm linux-image-6.12-amd64
+stock-trixie-arm64 trixie linux-image-arm64:arm64
+stock-trixie-rt-arm64 trixie linux-image-rt-arm64:arm64
+stock-trixie-backports-arm64 trixie linux-image-arm64:arm64/trixie-backports
+stock-sid-arm64 sid linux-image-arm64:arm64
 EOF
 }
 
 @test "an unknown kernel name fails and lists the names there are" {
-	for name in stock-buster stock-trixie-rt-rt stock- stock-6.13; do
+	for name in stock-buster stock-trixie-rt-rt stock- stock-6.13 stock-trixie-arm64-rt stock-arm64; do
 		run -1 lib "stock_spec $name"
-		assert_output --partial "error: no stock kernel '$name': there are stock-bookworm, stock-bookworm-6.12, stock-trixie, stock-trixie-backports, stock-sid and each with -rt"
+		assert_output --partial "error: no stock kernel '$name': there are stock-bookworm, stock-bookworm-6.12, stock-trixie, stock-trixie-backports, stock-sid and each with -rt, -arm64 or -rt-arm64"
 	done
 	run -1 "$TOP/tests/vm/run" --kernel stock-buster -- true
 	assert_output --partial "no stock kernel 'stock-buster'"
@@ -74,6 +78,15 @@ EOF
 	resolve_fake stock-trixie-backports
 	assert_success
 	assert_output 7.3.4+deb13-amd64
+}
+
+@test "an arm64 kernel resolves in its release's cross root, its architecture qualifier dropped" {
+	fake_archive linux-image-6.12.118+deb13-arm64:arm64 linux-headers-6.12.118+deb13-arm64:arm64
+	resolve_fake stock-trixie-arm64
+	assert_success
+	assert_output 6.12.118+deb13-arm64
+	run -0 lib "flavour_arch stock-trixie-backports-rt-arm64; flavour_arch stock-trixie; flavour_arch arm64"
+	assert_output "$(printf 'arm64\nx86\narm64')"
 }
 
 @test "a meta-package that names no kernel is an error, not a guess" {

@@ -28,12 +28,13 @@ setup() {
 	assert_equal "$(printf '%s\n' "${dirs[@]}" | sort)" "$(printf '%s\n' "${PATHS[@]}" | sort)"
 }
 
-@test "permissions: modes 0644, version, backend and sites 0444, reset 0200" {
+@test "permissions: modes 0644, version, backend, resolution and sites 0444, reset 0200" {
 	run -0 stat -c '%a %n' "$SYS/mode" "$SYS/version" "$SYS/backend" \
-		"$SYS/reset" "$SYS"/*/mode "$SYS"/*/site
+		"$SYS/resolution" "$SYS/reset" "$SYS"/*/mode "$SYS"/*/site
 	assert_line "644 $SYS/mode"
 	assert_line "444 $SYS/version"
 	assert_line "444 $SYS/backend"
+	assert_line "444 $SYS/resolution"
 	assert_line "200 $SYS/reset"
 	for p in "${PATHS[@]}"; do
 		assert_line "644 $SYS/$p/mode"
@@ -44,6 +45,15 @@ setup() {
 @test "backend names how the paths are attached, and each path its site" {
 	run -0 cat "$SYS/backend"
 	assert_output "$BACKEND"
+	# The hook patch exports what it needs; the stock backend on x86-64
+	# reaches the rest through livepatch relocations (module/ksym.h).
+	run -0 cat "$SYS/resolution"
+	case $BACKEND/$(uname -m) in
+	patched/*) assert_output exports ;;
+	stock/x86_64) assert_output livepatch ;;
+	stock/aarch64) assert_output kallsyms ;;
+	*) fail "no resolution known for the $BACKEND backend on $(uname -m)" ;;
+	esac
 	for p in "${PATHS[@]}"; do
 		run -0 cat "$SYS/$p/site"
 		assert_output --regexp '^[a-z_]+\(\)'

@@ -17,10 +17,15 @@ teardown() {
 	run -0 abpath status -j
 	json=$output
 	# Only the backend in use has its fields, and every one is ready.
-	# The stock block is module/requires.h's options for the stock
-	# backend, each set, and ftrace on.
-	stock=$(backend_requires stock | jq -R . | jq -sc 'map({(.): true}) | add + {ftrace_enabled: true}')
-	jq -e --arg b "$BACKEND" --argjson stock "$stock" '.module.loaded == true and .module.backend == $b
+	# The stock block holds module/requires.h's options for the stock
+	# backend, each set, the resolution in use (sysfs') with each of its
+	# options set, and ftrace on; the other resolution's options are
+	# there too, as the kernel has them.
+	resolution=$(cat "$SYS/resolution")
+	stock=$({ backend_requires stock; resolution_requires "$resolution"; } |
+		jq -R . | jq -sc --arg r "$resolution" 'map({(.): true}) | add + {ftrace_enabled: true, resolution: $r}')
+	others=$(resolution_requires '[a-z]*' | jq -R . | jq -sc .)
+	jq -e --arg b "$BACKEND" --argjson stock "$stock" --argjson others "$others" '.module.loaded == true and .module.backend == $b
 		and .kernel.backend_support == $b and .mode == "optimized"
 		and (.kernel | has("hook_patch")) == ($b == "patched")
 		and (.kernel | has("stock_backend")) == ($b == "stock")
@@ -28,7 +33,10 @@ teardown() {
 			.kernel.hook_patch == {"CONFIG_ABPATH_HOOKS": true,
 				"api_in_kernel": true, "module_registered": true}
 		     else
-			.kernel.stock_backend == $stock
+			(.kernel.stock_backend | to_entries
+				| map(select(.key as $k | $stock | has($k))) | from_entries) == $stock
+			and ([.kernel.stock_backend | keys[] | select(. as $k
+				| ($stock | has($k)) or ($others | index($k)) | not)] == [])
 		     end)
 		and (.kernel.module_signatures | has("sig_enforce") and has("lockdown")
 			and has("secure_boot"))' <<<"$json" || fail "status -j: $json"

@@ -149,3 +149,21 @@ teardown() {
 	run -0 grep -c ' thread_group_cputime' "$TRACING/trace"
 	expect "$output" -gt 0 "thread_group_cputime entries in the trace"
 }
+
+@test "the kallsyms resolution refuses a module that needs a name vmlinux lacks, and says which" {
+	run -0 cat "$SYS/resolution"
+	[ "$output" = kallsyms ] || skip "the $output resolution: the kernel's module loader resolves the names, not abpath"
+	unload_module
+	dmesg -c >/dev/null
+	# The same sources built to need one more name (module/ksyms.h).
+	# -ENOENT, which kmod's insmod words as a missing symbol.
+	run ! insmod /abpath/abpath_unreachable.ko
+	assert_output --partial "Unknown symbol in module"
+	[ ! -d /sys/module/abpath ]
+	run -0 dmesg
+	assert_output --partial "abpath: the kallsyms resolution finds abpath_no_such_symbol nowhere in vmlinux"
+	# Nothing of it stays behind: the module built as usual loads.
+	load_module
+	run -0 cat "$SYS/backend"
+	assert_output stock
+}

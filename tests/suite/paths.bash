@@ -22,3 +22,10 @@ backend_requires() {
 	sed -n "s/^ABPATH_REQUIRE($1, \(CONFIG_[A-Z0-9_]*\), .*/\1/p" \
 		"${PATHS_H%/*}/requires.h"
 }
+
+# resolution_requires RESOLUTION: the config options the stock backend's
+# RESOLUTION (livepatch, kallsyms) needs, one a line, from requires.h.
+resolution_requires() {
+	sed -n "s/^ABPATH_RESOLVE($1, \(CONFIG_[A-Z0-9_]*\), .*/\1/p" \
+		"${PATHS_H%/*}/requires.h"
+}

@@ -65,7 +65,7 @@ flavour_kver() {
 # Debian's gcc-aarch64-linux-gnu; every other flavour is the host's x86.
 flavour_arch() {
 	case $1 in
-	arm64) echo arm64 ;;
+	arm64 | stock-*-arm64) echo arm64 ;;
 	*) echo x86 ;;
 	esac
 }
@@ -231,7 +231,10 @@ kernel_build_dir() {
 #
 # and each with -rt, the PREEMPT_RT flavour (linux-image-rt-amd64 and
 # linux-image-6.12-rt-amd64). stock-6.1 and stock-6.12 are the old names
-# of stock-bookworm and stock-bookworm-6.12.
+# of stock-bookworm and stock-bookworm-6.12. Each name with -arm64 last
+# (stock-trixie-arm64, stock-trixie-backports-rt-arm64) is the same
+# suite's arm64 kernel: linux-image-arm64:arm64, fetched and built for
+# from an amd64 root of its release that knows arm64 (deb_root).
 STOCK_KERNELS="stock-bookworm stock-bookworm-6.12 stock-trixie stock-trixie-backports stock-sid"
 
 # stock_canon NAME: the suite name NAME stands for.
@@ -249,8 +252,10 @@ stock_canon() {
 # (apt-cache's PACKAGE/SUITE).
 stock_spec() {
 	local n rt= series= rel suite=
+	local debarch=amd64 qual=
 	n=$(stock_canon "$1")
 	n=${n#stock-}
+	case $n in *-arm64) debarch=arm64 qual=:arm64 n=${n%-arm64} ;; esac
 	case $n in *-rt) rt=rt- n=${n%-rt} ;; esac
 	case $n in
 	bookworm) rel=bookworm ;;
@@ -258,30 +263,56 @@ stock_spec() {
 	trixie) rel=trixie ;;
 	trixie-backports) rel=trixie suite=/trixie-backports ;;
 	sid) rel=sid ;;
-	*) die "no stock kernel '$1': there are ${STOCK_KERNELS// /, } and each with -rt (stock-6.1 and stock-6.12 stand for stock-bookworm and stock-bookworm-6.12)" ;;
+	*) die "no stock kernel '$1': there are ${STOCK_KERNELS// /, } and each with -rt, -arm64 or -rt-arm64 (stock-6.1 and stock-6.12 stand for stock-bookworm and stock-bookworm-6.12)" ;;
 	esac
-	echo "$rel linux-image-$series${rt}amd64$suite"
+	echo "$rel linux-image-$series$rt$debarch$qual$suite"
+}
+
+# stock_root NAME: where NAME's module builds (deb_root for its release
+# and architecture).
+stock_root() {
+	local rel _
+	read -r rel _ <<<"$(stock_spec "$1")" || exit
+	[ -n "$rel" ] || exit 1
+	deb_root "$rel" "$(flavour_arch "$(stock_canon "$1")")"
 }
 
 host_release() { (. /etc/os-release && echo "${VERSION_CODENAME:-}"); }
 
-# deb_root RELEASE: where RELEASE's userland is, "" for the host's own.
-# Another release's kbuild tools need its own libc (trixie's and sid's
+# deb_root RELEASE [ARCH]: where RELEASE's userland is, "" for the host's
+# own. Another release's kbuild tools need its own libc (trixie's and sid's
 # need glibc 2.38, Debian 12 has 2.36), so the module builds for its
 # kernels in a root of that release, made once with mmdebstrap and kept
 # in the cache: its gcc, kbuild, DKMS and kmod, as on a user's machine.
+# With ARCH arm64 it is an amd64 root of RELEASE, the host's too, whose
+# dpkg also knows arm64, with Debian's cross compiler: an arm64 kernel's
+# headers are unpacked there beside the amd64 build of its kbuild tools
+# (stock_headers), as a Debian user cross-builds on an amd64 machine;
+# the host itself never gets an arm64 package.
 deb_root() {
-	local rel=$1
-	[ "$rel" = "$(host_release)" ] && return 0
-	make_root "$rel" "$ABPATH_CACHE/root-$rel" "its kernels' modules" \
-		gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl
+	local rel=$1 arch=${2:-x86}
+	case $arch in
+	x86)
+		[ "$rel" = "$(host_release)" ] && return 0
+		make_root "$rel" "$ABPATH_CACHE/root-$rel" "its kernels' modules" \
+			gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl
+		;;
+	arm64)
+		make_root "$rel" "$ABPATH_CACHE/root-$rel-cross-arm64" \
+			"cross-building modules for its arm64 kernels" \
+			gcc,make,libc6-dev,kmod,python3,dkms,xz-utils,openssl,gcc-aarch64-linux-gnu \
+			amd64,arm64
+		;;
+	*) die "no architecture '$arch': there are x86 and arm64" ;;
+	esac
 }
 
-# make_root RELEASE DIR WHAT [PACKAGES]: a minbase root of RELEASE in DIR
-# with PACKAGES (comma-separated), made once (WHAT says what for) and
-# kept; its apt sees the release, its updates, security and backports.
+# make_root RELEASE DIR WHAT [PACKAGES [ARCHES]]: a minbase root of
+# RELEASE in DIR with PACKAGES (comma-separated), made once (WHAT says
+# what for) and kept; its apt sees the release, its updates, security and
+# backports, for ARCHES (mmdebstrap's, the first native; default amd64).
 make_root() {
-	local rel=$1 r=$2 what=$3 pkgs=${4:-} mirror=http://deb.debian.org/debian
+	local rel=$1 r=$2 what=$3 pkgs=${4:-} arches=${5:-amd64} mirror=http://deb.debian.org/debian
 	local sources=("deb $mirror $rel main")
 	[ -f "$r/.abpath-root" ] && { echo "$r"; return 0; }
 	case $rel in
@@ -306,7 +337,7 @@ make_root() {
 		# apart, each one's own output kept and its tail shown.
 		local try log=$r.mmdebstrap.log
 		for try in 1 2 3 4; do
-			mmdebstrap --variant=minbase \
+			mmdebstrap --variant=minbase --architectures="$arches" \
 				--aptopt='Acquire::Check-Valid-Until "false"' \
 				--aptopt='Acquire::Retries "3"' \
 				${pkgs:+--include="$pkgs"} \
@@ -389,15 +420,15 @@ stock_resolve() {
 	local spec rel pkg r kver hpkg hver
 	spec=$(stock_spec "$1") || exit
 	read -r rel pkg <<<"$spec"
-	r=$(deb_root "$rel") || exit
+	r=$(stock_root "$1") || exit
 	apt_fresh "$r"
 	kver=$(in_root "$r" apt-cache depends "$pkg" 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*\)$/\1/p' | head -1)
+		sed -n 's/^ *Depends: linux-image-\([0-9][^ :]*\)\(:arm64\)\{0,1\}$/\1/p' | head -1)
 	[ -n "$kver" ] ||
 		die "cannot resolve $1: Debian $rel's $pkg names no linux-image-VERSION package (is it in the archive?)"
 	hpkg=${pkg/linux-image-/linux-headers-}
 	hver=$(in_root "$r" apt-cache depends "$hpkg" 2>/dev/null |
-		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)$/\1/p' | head -1)
+		sed -n 's/^ *Depends: linux-headers-\([0-9][^ :]*\)\(:arm64\)\{0,1\}$/\1/p' | head -1)
 	[ "$hver" = "$kver" ] ||
 		die "cannot resolve $1: Debian $rel's $pkg names $kver but $hpkg names ${hver:-nothing}"
 	echo "$kver"
@@ -407,17 +438,60 @@ stock_dir() { echo "$ABPATH_CACHE/stock-$1"; }
 
 # stock_headers NAME KVER: installs linux-headers-KVER where NAME's
 # release builds, and prints the path of the tree inside that root.
+# An arm64 kernel's headers package depends on its arm64 image, its arm64
+# kbuild tools and an arm64 gcc, none of which an amd64 root can install
+# or run: it is unpacked there with the headers' common part (and from
+# 7.x the linux-base package that holds the config), beside the amd64
+# build of the same linux-kbuild, whose fixdep and modpost run on the
+# build machine. stock_headers_version says which version came.
 stock_headers() {
-	local spec rel pkg r
-	spec=$(stock_spec "$1") || exit
-	read -r rel pkg <<<"$spec"
-	r=$(deb_root "$rel") || exit
+	local r kb ver dl p
+	r=$(stock_root "$1") || exit
+	if [ "$(flavour_arch "$(stock_canon "$1")")" = arm64 ]; then
+		kb=/usr/src/linux-headers-$2
+		[ -n "$(stock_headers_version "$r" "$2")" ] && { echo "$kb"; return 0; }
+		(
+			flock 9
+			[ -n "$(stock_headers_version "$r" "$2")" ] && exit 0
+			stage "Debian's arm64 headers $2 into $r"
+			apt_fresh "$r"
+			ver=$(in_root "$r" apt-cache show --no-all-versions "linux-headers-$2:arm64" |
+				sed -n 's/^Version: //p' | head -1)
+			[ -n "$ver" ] || die "no linux-headers-$2:arm64 in $r's apt lists"
+			pkgs=("linux-headers-$2:arm64=$ver") kbuild=
+			for p in $(in_root "$r" apt-cache depends "linux-headers-$2:arm64=$ver" |
+				sed -n "s/^ *Depends: <\{0,1\}\(linux-\(headers\|base\|kbuild\)-[0-9][^ :>]*\).*/\1/p" | sort -u); do
+				case $p in
+				linux-kbuild-*) kbuild=$p ;;
+				*-common) pkgs+=("$p=$ver") ;;
+				*) pkgs+=("$p:arm64=$ver") ;;
+				esac
+			done
+			[ -n "$kbuild" ] || die "linux-headers-$2:arm64 names no linux-kbuild package"
+			root_install "$r" "$kbuild=$ver"
+			dl=$(root_tmpdir "$r") || exit
+			trap 'rm -rf "$dl"' EXIT
+			root_download "$r" "$dl" "${pkgs[@]}" || die "cannot download ${pkgs[*]}"
+			for p in "$dl"/*.deb; do dpkg-deb -x "$p" "$r"; done
+			[ -f "$r$kb/Makefile" ] || die "no $kb/Makefile in Debian's arm64 headers ${pkgs[*]}"
+			echo "$ver" >"$r$kb/.abpath-headers"
+		) 9>"$r.headers.lock" || exit
+		echo "$kb"
+		return 0
+	fi
 	if [ -z "$r" ]; then
 		need_pkgs "linux-headers-$2"
 	elif [ ! -f "$r/usr/src/linux-headers-$2/Makefile" ]; then
 		root_install "$r" "linux-headers-$2"
 	fi
 	echo "/usr/src/linux-headers-$2"
+}
+
+# stock_headers_version ROOT KVER: the version of linux-headers-KVER in
+# ROOT, installed or (arm64) unpacked there by stock_headers; "" if none.
+stock_headers_version() {
+	cat "$1/usr/src/linux-headers-$2/.abpath-headers" 2>/dev/null ||
+		in_root "$1" dpkg-query -W -f='${Version}' "linux-headers-$2" 2>/dev/null || true
 }
 
 # root_install ROOT PACKAGE...: PACKAGEs installed with ROOT's own apt,
@@ -445,15 +519,15 @@ root_install() {
 # lists). Whatever came, the cache holds boot/vmlinuz-KVER,
 # boot/config-KVER and lib/modules/KVER.
 stock_kernel() {
-	local name=$1 kver=$2 spec rel pkg r dir ver kb
-	spec=$(stock_spec "$name") || exit
-	read -r rel pkg <<<"$spec"
-	r=$(deb_root "$rel") || exit
+	local name=$1 kver=$2 r dir ver kb q=
+	r=$(stock_root "$name") || exit
 	kb=$(stock_headers "$name" "$kver") || exit
 	dir=$(stock_dir "$kver")
+	[ "$(flavour_arch "$(stock_canon "$name")")" = x86 ] || q=:arm64
 	# The image must be the headers' version: Module.symvers there holds
 	# the symbol CRCs the module is built with and the kernel checks.
-	ver=$(in_root "$r" dpkg-query -W -f='${Version}' "linux-headers-$kver")
+	ver=$(stock_headers_version "$r" "$kver")
+	[ -n "$ver" ] || die "no linux-headers-$kver in ${r:-the host}"
 	[ "$(cat "$dir/.abpath-version" 2>/dev/null)" = "$ver" ] && { echo "$kb"; return 0; }
 	mkdir -p "$ABPATH_CACHE"
 	(
@@ -464,10 +538,10 @@ stock_kernel() {
 		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
 		dl=$(root_tmpdir "$r") || exit
 		trap 'rm -rf "$tmp" "$dl"' EXIT
-		pkgs=("linux-image-$kver=$ver")
-		for p in $(in_root "$r" apt-cache depends "linux-image-$kver=$ver" |
-			sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-$kver\)\$/\1/p"); do
-			pkgs+=("$p=$ver")
+		pkgs=("linux-image-$kver$q=$ver")
+		for p in $(in_root "$r" apt-cache depends "linux-image-$kver$q=$ver" |
+			sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-$kver\)$q\$/\1/p"); do
+			pkgs+=("$p$q=$ver")
 		done
 		root_download "$r" "$dl" "${pkgs[@]}" || die "cannot download ${pkgs[*]}"
 		for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
