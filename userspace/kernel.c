@@ -304,21 +304,24 @@ static bool resolution_first(int i)
 	return true;
 }
 
+/* All of two requirements: one unset decides, else one unknown does. */
+static enum tri tri_and(enum tri a, enum tri b)
+{
+	if (a == TRI_NO || b == TRI_NO)
+		return TRI_NO;
+	return a == TRI_UNKNOWN || b == TRI_UNKNOWN ? TRI_UNKNOWN : TRI_YES;
+}
+
 /* Every option of the resolution ctl_requires[first] begins. */
 static enum tri resolution_met(const enum tri *need, int first)
 {
 	const char *r = ctl_requires[first].resolution;
 	enum tri ret = TRI_YES;
 
-	for (int i = first; i < ctl_n_requires; i++) {
-		if (!ctl_requires[i].resolution ||
-		    strcmp(ctl_requires[i].resolution, r))
-			continue;
-		if (need[i] == TRI_NO)
-			return TRI_NO;
-		if (need[i] == TRI_UNKNOWN)
-			ret = TRI_UNKNOWN;
-	}
+	for (int i = first; i < ctl_n_requires; i++)
+		if (ctl_requires[i].resolution &&
+		    !strcmp(ctl_requires[i].resolution, r))
+			ret = tri_and(ret, need[i]);
 	return ret;
 }
 
@@ -365,15 +368,10 @@ enum tri ctl_requires_met(const enum tri *need, const char *backend)
 {
 	enum tri ret = TRI_YES;
 
-	for (int i = 0; i < ctl_n_requires; i++) {
-		if (strcmp(ctl_requires[i].backend, backend) ||
-		    !ctl_require_counts(need, i))
-			continue;
-		if (need[i] == TRI_NO)
-			return TRI_NO;
-		if (need[i] == TRI_UNKNOWN)
-			ret = TRI_UNKNOWN;
-	}
+	for (int i = 0; i < ctl_n_requires; i++)
+		if (!strcmp(ctl_requires[i].backend, backend) &&
+		    ctl_require_counts(need, i))
+			ret = tri_and(ret, need[i]);
 	return ret;
 }
 
