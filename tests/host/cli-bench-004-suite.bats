@@ -187,6 +187,7 @@ run_quick_suite() {
 	jq_file "$h" '[.experiments[].path] ==
 		["exit_reparent", "exit_reparent", "timer_fastpath", "timer_fastpath",
 		 "group_cputime", "group_cputime", "timer_softirq", "timer_softirq"]'
+	jq_file "$h" '.paths == ["exit_reparent", "timer_fastpath", "group_cputime", "timer_softirq"]'
 	jq_file "$h" '[.experiments[].workload] ==
 		["forkexit", "thread-churn", "itimer-threads", "itimer-threads",
 		 "pound-times", "pound-clock", "softirq-rate", "sleep-loop"]'
@@ -399,11 +400,57 @@ run_quick_suite() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ''
 }
 
+@test "bench --suite history --path: only those paths' experiments, and the result says so" {
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick \
+		--path group_cputime,exit_reparent --out "$OUT/part"
+	local h=$OUT/part/history.json
+	# The suite's order, whatever the list's.
+	jq_file "$h" '.complete == true and .paths == ["exit_reparent", "group_cputime"]'
+	jq_file "$h" '[.experiments[].experiment] ==
+		["exit_reparent", "exit_reparent-threads", "group_cputime", "group_cputime-clock"]'
+	[[ $stderr == *"experiment 1 of 4: exit_reparent (forkexit"* ]] || fail "$stderr"
+	[[ $stderr == *"experiment 4 of 4: group_cputime-clock (pound-clock"* ]] || fail "$stderr"
+	# The other workloads never ran, and their paths were not switched.
+	assert_equal "$(cut -d' ' -f1 "$FAKE/sys/kernel/debug/fake.args" | sort -u | xargs)" \
+		"forkexit pound-clock pound-times thread-churn"
+	[[ ! -e $OUT/part/timer_fastpath.json && -e $OUT/part/group_cputime-clock.json ]]
+	assert_equal "$(mode_of timer_fastpath)" optimized
+	# One path, and "all" as the whole suite.
+	run -0 --separate-stderr "$ABPATH" bench --suite history --quick --path timer_softirq -j
+	jq -e '.paths == ["timer_softirq"] and
+		[.experiments[].experiment] == ["timer_softirq", "sleep-loop"]' <<<"$output" >/dev/null ||
+		fail "$output"
+	# Beside a whole result: the experiments it did not run are "–".
+	run_quick_suite
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" --from "$h"
+	assert_equal "$(grep -c '^### ' <<<"$output")" 8
+	assert_line --regexp '^\| 1000 \| 1\.36 \| 1\.[45][0-9] \[.*\] \| 1\.[45][0-9] \[.*\] \|$'
+	assert_line --regexp '^\| 4000 \| 12\.1 \(1\.9\) \| [0-9.]+ \[.*\] \| – \|$'
+}
+
+@test "bench --suite history --path: a bad list is a usage error, and nothing runs" {
+	assert_usage_error bench --suite history --quick --path nosuch
+	[[ $stderr == *"unknown path 'nosuch'; valid paths: group_cputime, timer_fastpath, exit_reparent, timer_softirq, all"* ]]
+	assert_usage_error bench --suite history --quick --path exit_reparent,nosuch
+	[[ $stderr == *"unknown path 'nosuch'"* ]]
+	assert_usage_error bench --suite history --quick --path exit_reparent,
+	[[ $stderr == *"--path exit_reparent,: '': an empty name in the list"* ]]
+	assert_usage_error bench --suite history --quick --path all,timer_softirq
+	[[ $stderr == *"'all' stands alone, not in a list"* ]]
+	# A path of the loaded module that the suite has no experiment for.
+	mkdir "$ABPATH_SYSFS/fifth_path"
+	echo '[optimized] legacy' >"$ABPATH_SYSFS/fifth_path/mode"
+	assert_usage_error bench --suite history --quick --path exit_reparent,fifth_path
+	[[ $stderr == *"'fifth_path': no experiment of the history suite switches it"* ]]
+	assert_usage_error bench --from x.json --path exit_reparent
+	[[ $stderr == *"--path does not apply to --from"* ]]
+	[[ ! -e $FAKE/sys/kernel/debug/fake.args ]] || fail "a usage error ran a workload"
+}
+
 @test "bench --suite and --from: usage errors exit 2" {
 	assert_usage_error bench --suite nosuch
 	[[ $stderr == *"unknown suite 'nosuch'; the only one is 'history'"* ]]
 	assert_usage_error bench --suite history forkexit
-	assert_usage_error bench --suite history --path exit_reparent
 	assert_usage_error bench --suite history -- -N 3
 	assert_usage_error bench --suite history --from x.json
 	assert_usage_error bench --quick forkexit

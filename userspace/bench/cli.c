@@ -163,8 +163,9 @@ const char bench_synopsis[] =
 	"       abpath bench --pool --from [LABEL=]FILE --from [LABEL=]FILE ... "
 	"[-j]\n"
 	"                    [--export-markdown FILE]\n"
-	"       abpath bench --suite history [--quick] [--runs N|auto] [--out DIR] "
-	"[-j] [--plot FILE]";
+	"       abpath bench --suite history [--path P[,P...]] [--quick] "
+	"[--runs N|auto]\n"
+	"                    [--out DIR] [-j] [--plot FILE]";
 
 const char bench_summary[] =
 	"A/B-benchmark a workload or any command, legacy against optimized, "
@@ -216,7 +217,8 @@ const char bench_help[] =
 	"                   too\n"
 	"      --suite history  the historical experiments, each a sweep of\n"
 	"                   one workload over one parameter: Markdown tables\n"
-	"                   on stdout\n"
+	"                   on stdout; with --path, only the experiments\n"
+	"                   of those paths (comma-separated)\n"
 	"      --quick      smaller sweeps and 2 runs per mode (tests)\n"
 	"      --out DIR    write DIR/<experiment>.json and DIR/history.json\n"
 	"\nWORKLOAD is a name from 'abpath workloads', or a file with a '/'.\n"
@@ -323,8 +325,8 @@ const char *bench_check_forms(const struct bench_opts *o, int operands,
 			"--suite runs its own workloads: no WORKLOAD";
 	if (dashdash)
 		return "no workload arguments ('--') with --from or --suite";
-	if (o->path)
-		return "--path does not apply to --from or --suite";
+	if (o->path && !o->suite)
+		return "--path does not apply to --from";
 	if (o->nfrom && (o->runs_given || o->warmup_given))
 		return "--runs and --warmup do not apply to --from";
 	if (o->nfrom > (o->pool ? BENCH_MAX_FROM : BENCH_MAX_ACROSS)) {
@@ -528,7 +530,7 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 		.runs = BENCH_DEFAULT_RUNS, .warmup = BENCH_DEFAULT_WARMUP,
 	};
 	int ret, rest, split = bench_find_dashdash(argc, argv);
-	const char *msg;
+	const char *msg, *bad;
 	char exe[4096];
 
 	seq_rule_default(&o.seq, SEQ_DEFAULT_CAP);
@@ -548,6 +550,14 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 		msg = bench_check_forms(&o, split - rest, split < argc);
 		if (msg)
 			return cli_usage_error(c, "%s", msg);
+		if (o.suite && o.path &&
+		    (msg = bench_suite_path_check(o.path, &bad))) {
+			if (*bad && strcmp(bad, "all") &&
+			    (ret = cli_check_path(c, bad)) >= 0)
+				return ret;
+			return cli_usage_error(c, "--path %s: '%s': %s", o.path,
+					       bad, msg);
+		}
 		if (o.pool)
 			return bench_pool(&o);
 		return o.nfrom ? bench_from(&o) : bench_suite(&o);

@@ -349,6 +349,11 @@ int bench_pool(const struct bench_opts *o);
 int bench_suite(const struct bench_opts *o);
 /* NULL if NAME is a suite, else the usage error's text. */
 const char *bench_suite_check(const char *name);
+/*
+ * --suite with --path LIST: NULL if LIST is "all" or comma-separated
+ * paths each with an experiment, else why not, with *bad the word.
+ */
+const char *bench_suite_path_check(const char *list, const char **bad);
 
 /* tables.c: a suite result (history.json) as Markdown and plots. */
 int suite_print_markdown(FILE *f, struct json_t *history);

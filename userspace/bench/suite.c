@@ -20,6 +20,7 @@
  * (DIR/history.json, and standard output with -j); without -j, standard
  * output gets the Markdown tables of tables.c.
  */
+#define _GNU_SOURCE	/* strchrnul */
 #include <errno.h>
 #include <signal.h>
 #include <jansson.h>
@@ -40,6 +41,57 @@ const char *bench_suite_check(const char *name)
 {
 	return strcmp(name, "history") ? "the only one is "
 		"'history'" : NULL;
+}
+
+/* Whether @path is a word of the comma-separated @list (NULL: all). */
+static bool path_selected(const char *list, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (!list || !strcmp(list, "all"))
+		return true;
+	for (const char *w = list; w; w = strchr(w, ',') ? strchr(w, ',') + 1
+							 : NULL)
+		if (!strncmp(w, path, len) && (w[len] == ',' || !w[len]))
+			return true;
+	return false;
+}
+
+const char *bench_suite_path_check(const char *list, const char **bad)
+{
+	static char word[64];
+	const char *w = list, *end;
+
+	for (;;) {
+		bool found = false;
+		size_t len;
+
+		end = strchrnul(w, ',');
+		len = (size_t)(end - w);
+		if (!len) {
+			*bad = "";
+			return "an empty name in the list";
+		}
+		if (len >= sizeof(word)) {
+			*bad = list;
+			return "no path has so long a name";
+		}
+		memcpy(word, w, len);
+		word[len] = '\0';
+		*bad = word;
+		if (!strcmp(word, "all")) {
+			if (w != list || *end)
+				return "'all' stands alone, not in a list";
+			return NULL;
+		}
+		for (int i = 0; i < suite_nr_history && !found; i++)
+			found = !strcmp(suite_history[i].path, word);
+		if (!found)
+			return "no experiment of the history suite switches it";
+		if (!*end)
+			return NULL;
+		w = end + 1;
+	}
 }
 
 /* ---- running ----------------------------------------------------------- */
@@ -122,12 +174,14 @@ static int write_json(const char *dir, const char *name, json_t *j)
 }
 
 /* Checked before the first run, not after an hour of them. */
-static int check_workloads(void)
+static int check_workloads(const char *paths)
 {
 	char exe[4096];
 	int err;
 
 	for (int i = 0; i < suite_nr_history; i++) {
+		if (!path_selected(paths, suite_history[i].path))
+			continue;
 		snprintf(exe, sizeof(exe), "%s/%s", bench_workload_dir(),
 			 suite_history[i].workload);
 		if (!access(exe, X_OK))
@@ -229,20 +283,55 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * "paths": those whose experiments run (--path, in the suite's order), so
+ * that a result of part of the suite says so.  Consumes @h.
+ */
+static json_t *with_paths(const char *list, json_t *h)
+{
+	json_t *a = json_array(), *last;
+	int bad = !a;
+
+	for (int i = 0; !bad && i < suite_nr_history; i++) {
+		const char *p = suite_history[i].path;
+
+		last = json_array_get(a, json_array_size(a) - 1);
+		if (path_selected(list, p) &&
+		    !(last && !strcmp(json_string_value(last), p)))
+			bad = json_array_append_new(a, json_string(p));
+	}
+	if (bad || !h) {
+		json_decref(a);
+		json_decref(h);
+		return NULL;
+	}
+	/* json_object_set_new() drops @a when it fails. */
+	if (json_object_set_new(h, "paths", a)) {
+		json_decref(h);
+		return NULL;
+	}
+	return h;
+}
+
 static int run_all(struct suite_run *sr)
 {
 	const struct bench_opts *o = sr->o;
 	json_t *exps = json_object_get(sr->history, "experiments");
-	int ret = 0;
+	int ret = 0, nsel = 0, sel = 0;
 
+	for (int i = 0; i < suite_nr_history; i++)
+		nsel += path_selected(o->path, suite_history[i].path);
 	for (int i = 0; !ret && i < suite_nr_history; i++) {
 		const struct suite_exp *e = &suite_history[i];
 		const char *const *params = o->quick ? e->quick_params
 						     : e->params;
-		json_t *exp = with_mode(sr, new_experiment(sr, e));
+		json_t *exp;
 		double t0 = now_s(), took;
 		int n = 0;
 
+		if (!path_selected(o->path, e->path))
+			continue;
+		exp = with_mode(sr, new_experiment(sr, e));
 		while (n < SUITE_MAX_POINTS && params[n])
 			n++;
 		if (!exp || json_array_append_new(exps, exp)) {
@@ -250,7 +339,7 @@ static int run_all(struct suite_run *sr)
 			return 1;
 		}
 		fprintf(stderr, "abpath: suite: experiment %d of %d: %s (%s, "
-			"path %s), %d points\n", i + 1, suite_nr_history,
+			"path %s), %d points\n", ++sel, nsel,
 			e->id, e->workload, e->path, n);
 		for (int k = 0; !ret && k < n; k++)
 			ret = run_point(sr, e, params[k], k, n, exp);
@@ -289,7 +378,7 @@ int bench_suite(const struct bench_opts *o)
 	}
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	if (check_workloads())
+	if (check_workloads(o->path))
 		return 1;
 	if (o->out && (err = mkdir_p(o->out))) {
 		abpath_error("cannot create %s: %s", o->out, strerror(-err));
@@ -307,7 +396,7 @@ int bench_suite(const struct bench_opts *o)
 			       "quick", o->quick, "runs_per_mode", sr.runs,
 			       "warmup_per_mode", sr.warmup, "complete", 0,
 			       "experiments");
-	sr.history = with_mode(&sr, sr.history);
+	sr.history = with_mode(&sr, with_paths(o->path, sr.history));
 	if (!sr.history) {
 		abpath_error("out of memory");
 		return 1;
