@@ -145,3 +145,14 @@ image_tree() {
 	run -1 lib "stock_layout '$t' 7.3.4+deb13-amd64"
 	assert_output --partial "hold no vmlinuz, config or modules.order"
 }
+
+@test "mmdebstrap runs with only 0, 1 and 2 open, whatever its caller holds (dash's one-digit fds)" {
+	# The build stage's callers hold fds up to 11: apt's "cat >&11" hook
+	# then failed in /bin/sh, and with it every root made there.
+	run -0 lib 'exec 3>/dev/null 8>/dev/null 9>/dev/null 10>/dev/null 11>/dev/null
+		( only_std_fds ls /proc/self/fd ) | sort -n | xargs'
+	# ls's own directory fd is the lowest free one: 3.
+	assert_output '0 1 2 3'
+	run -0 lib 'exec 11>/dev/null; ( only_std_fds true ); ls /proc/$$/fd | sort -n | xargs'
+	[[ $output == *' 11'* ]] || fail "the caller lost its own fd 11: $output"
+}

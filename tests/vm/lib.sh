@@ -32,6 +32,20 @@ apt_update_once() {
 }
 
 # Install what is missing, once; CI starts from a machine that may lack it.
+# only_std_fds CMD...: CMD with no file descriptor open but 0, 1 and 2.
+# mmdebstrap gives apt a pipe's number for a /bin/sh hook ("cat >&N"),
+# and dash reads one digit there: a caller holding fds (flock's, bash's
+# saved copies, a make jobserver's) pushes N past 9, and every download
+# of the essential set "fails" ("Syntax error: Bad fd number").
+only_std_fds() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+	done
+	"$@"
+}
+
 need_pkgs() {
 	local missing=() p
 	for p in "$@"; do
@@ -116,11 +130,11 @@ arch_sysroot() {
 		sysroot_ready && exit 0
 		stage "a Debian $rel $arch sysroot for cross-compiling, in $r"
 		rm -rf "$r" "$r.tmp"
-		mmdebstrap --quiet --variant=extract --architectures="$arch" \
+		( only_std_fds mmdebstrap --quiet --variant=extract --architectures="$arch" \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--include="$SYSROOT_PKGS" \
 			"$rel" "$r.tmp" "deb $mirror $rel main" "deb $mirror $rel-updates main" \
-			"deb http://deb.debian.org/debian-security $rel-security main" >&2 ||
+			"deb http://deb.debian.org/debian-security $rel-security main" ) >&2 ||
 			{ rm -rf "$r.tmp"; die "mmdebstrap of a Debian $rel $arch sysroot failed"; }
 		echo "$SYSROOT_PKGS" >"$r.tmp/.abpath-root"
 		mv "$r.tmp" "$r"
@@ -331,17 +345,15 @@ make_root() {
 		# The archive may be a snapshot older than unstable's Release
 		# file stays valid (a week); the signature is still checked.
 		# One download the mirror drops fails the whole root, and every
-		# kernel of that release with it. A cold CI run (2026-11-27)
-		# saw apt's downloads of trixie's essential set fail twice 10 s
-		# apart, and succeed 20 minutes later: so four tries, further
-		# apart, each one's own output kept and its tail shown.
+		# kernel of that release with it: so four tries, further apart,
+		# each one's own output kept and its tail shown.
 		local try log=$r.mmdebstrap.log
 		for try in 1 2 3 4; do
-			mmdebstrap --variant=minbase --architectures="$arches" \
+			( only_std_fds mmdebstrap --variant=minbase --architectures="$arches" \
 				--aptopt='Acquire::Check-Valid-Until "false"' \
 				--aptopt='Acquire::Retries "3"' \
 				${pkgs:+--include="$pkgs"} \
-				"$rel" "$r.tmp" "${sources[@]}" >"$log" 2>&1 && break
+				"$rel" "$r.tmp" "${sources[@]}" ) >"$log" 2>&1 && break
 			grep -aE '^(E|W): |^Err:' "$log" | tail -8 >&2
 			[ "$try" = 4 ] && die "mmdebstrap of Debian $rel failed four times (its output: $log)"
 			echo "mmdebstrap of Debian $rel failed (try $try of 4); again in $((try * 30)) s" >&2
