@@ -564,6 +564,17 @@ source_cells() {
 	assert_line --regexp '^\| 8 \| 1\.58 \| [78]\.[0-9]+ \[.*\] \| [78]\.[0-9]+ \[.*\] \|$'
 	assert_line --regexp '^\| 1000 \| 1\.36 \| – \| 1\.[45][0-9] \[.*\] \|$'
 	assert_line --partial "Results: patched $k ($n vCPUs): $OUT/patched/group_cputime.json, not run; "
+	# Two machines that share a release (x86_64 and aarch64 kernels do):
+	# the heading names each machine; LABEL=FILE names a column outright.
+	jq_file "$OUT/patched/history.json" ".provenance.machine == \"$(uname -m)\""
+	jq -c '.provenance.machine = "other"' "$OUT/patched/history.json" >"$BATS_TEST_TMPDIR/other.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json" \
+		--from "$BATS_TEST_TMPDIR/other.json"
+	assert_line "| idle tasks | source | patched $k $(uname -m) ($n vCPUs) | patched $k other ($n vCPUs) |"
+	run -0 --separate-stderr "$ABPATH" bench --from "x86=$OUT/patched/history.json" \
+		--from "arm=$BATS_TEST_TMPDIR/other.json"
+	assert_line '| idle tasks | source | x86 | arm |'
+	assert_line --partial "Results: x86: $OUT/patched/history.json, "
 	# One file is the table of that file, as before.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/patched/history.json"
 	assert_line "| idle tasks | source | legacy µs | optimized µs | legacy/optimized [95% CI] | p | legacy tasks scanned/call |"

@@ -163,6 +163,23 @@ json_t *bench_from_file(const char *file, const char **what)
 	return NULL;
 }
 
+bool bench_from_label(const char *arg, const char **file, char *label,
+		      size_t len)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)) &&
+	    access(arg, F_OK)) {
+		snprintf(label, len, "%.*s", (int)(eq - arg), arg);
+		*file = eq + 1;
+		return true;
+	}
+	*file = arg;
+	if (len)
+		label[0] = '\0';
+	return false;
+}
+
 /*
  * Several suite results: one table per experiment across them.  A bench
  * result has no experiments to line up, and is refused.
@@ -170,12 +187,16 @@ json_t *bench_from_file(const char *file, const char **what)
 static int from_several(const struct bench_opts *o)
 {
 	json_t *h[BENCH_MAX_ACROSS] = { NULL }, *j, *e;
-	const char *names[BENCH_MAX_ACROSS];
+	const char *names[BENCH_MAX_ACROSS], *given[BENCH_MAX_ACROSS], *file;
+	char labels[BENCH_MAX_ACROSS][64];
 	int ret = 0, n;
 	size_t i;
 
 	for (n = 0; !ret && n < o->nfrom; n++) {
-		j = bench_from_file(o->from[n], &names[n]);
+		bench_from_label(o->from[n], &file, labels[n],
+				 sizeof(labels[n]));
+		given[n] = labels[n];
+		j = bench_from_file(file, &names[n]);
 		if (!j) {
 			ret = 1;
 			break;
@@ -199,7 +220,7 @@ static int from_several(const struct bench_opts *o)
 		json_decref(j);
 	}
 	if (!ret)
-		ret = suite_print_across(stdout, h, names, o->nfrom);
+		ret = suite_print_across(stdout, h, names, given, o->nfrom);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		ret = 1;

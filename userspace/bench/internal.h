@@ -332,6 +332,13 @@ int bench_from(const struct bench_opts *o);
  */
 struct json_t *bench_from_file(const char *file, const char **what);
 /*
+ * --from LABEL=FILE: true with @label set and *@file FILE, unless a file
+ * is called that (a name with a '=') or LABEL has a '/' (a directory
+ * with a '='); else false, *@file @arg and @label "".
+ */
+bool bench_from_label(const char *arg, const char **file, char *label,
+		      size_t len);
+/*
  * load.c: fill b and o from a bench JSON object (borrowed: keep j
  * alive): its runs, and with --runs auto its rule; 0, or 1 after the
  * error.
@@ -360,10 +367,13 @@ int suite_print_markdown(FILE *f, struct json_t *history);
 /*
  * Several suite results (histories, named for the caption): per
  * experiment one table, the source's figures and each result's
- * legacy/optimized of the experiment's metric, a column per result.
+ * legacy/optimized of the experiment's metric, a column per result,
+ * headed by its label where one was given (--from LABEL=FILE; "" for
+ * none), else by what its provenance says.
  */
 int suite_print_across(FILE *f, struct json_t *const *histories,
-		       const char *const *names, int n);
+		       const char *const *names, const char *const *given,
+		       int n);
 /* One plot per experiment: FILE-<experiment>.svg for FILE.svg. */
 int suite_plot(struct json_t *history, const char *file);
 

@@ -55,23 +55,16 @@ struct pooled {
 };
 
 /*
- * LABEL=FILE names the host LABEL, unless a file is called that (a
- * name with a '=') or LABEL has a '/' (a directory with a '=').  Else
- * the host is FILE's base name without ".json"; "-" is standard input.
+ * LABEL=FILE names the host LABEL (bench_from_label()).  Else the host is
+ * FILE's base name without ".json"; "-" is standard input.
  */
 static void split_label(const char *arg, struct phost *p)
 {
-	const char *eq = strchr(arg, '='), *base;
+	const char *base;
 	size_t n;
 
-	if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)) &&
-	    access(arg, F_OK)) {
-		snprintf(p->label, sizeof(p->label), "%.*s", (int)(eq - arg),
-			 arg);
-		p->file = eq + 1;
+	if (bench_from_label(arg, &p->file, p->label, sizeof(p->label)))
 		return;
-	}
-	p->file = arg;
 	if (!strcmp(arg, "-")) {
 		snprintf(p->label, sizeof(p->label), "stdin");
 		return;

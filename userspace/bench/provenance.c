@@ -109,7 +109,7 @@ json_t *bench_provenance(void)
 	bool have_backend, have_clock;
 
 	if (uname(&u))
-		u.release[0] = u.version[0] = u.nodename[0] = '\0';
+		u.release[0] = u.version[0] = u.nodename[0] = u.machine[0] = '\0';
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	/* Two backends on one kernel release measure different sites. */
@@ -126,11 +126,12 @@ json_t *bench_provenance(void)
 	 * timer_fastpath's is a variant, and its site says so in every
 	 * result.
 	 */
-	return json_pack("{s:s, s:s, s:s, s:s?, s:o?, s:O?, s:o?, s:I, s:o?, "
-			 "s:o?, s:o?, s:s?, s:s, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s?, s:o?, s:O?, s:o?, s:I, "
+			 "s:o?, s:o?, s:o?, s:s?, s:s, s:s}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
+			 "machine", u.machine,
 			 "backend", have_backend ? backend : NULL,
 			 "sites", sites(),
 			 "watchdog_us", watchdog,

@@ -243,7 +243,24 @@ static json_t *point_of(json_t *exp, const char *param)
  * A result's column head: the backend and kernel release it recorded,
  * and its CPUs; the file name where it recorded none.
  */
-static void result_label(char *buf, size_t len, json_t *h, const char *name)
+/* What a result's provenance says of the machine: uname -m, or NULL. */
+static const char *result_machine(json_t *h)
+{
+	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
+	json_t *pv = json_object_get(h, "provenance");
+
+	if (!pv)
+		pv = json_object_get(first, "provenance");
+	return pt_str(pv, "machine", NULL);
+}
+
+/*
+ * Backend, kernel and CPUs; the machine too where the results' machines
+ * differ (@show_machine), since x86_64's and aarch64's kernels share a
+ * release.
+ */
+static void result_label(char *buf, size_t len, json_t *h, const char *name,
+			 bool show_machine)
 {
 	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
 	json_t *pv = json_object_get(h, "provenance"), *cpus;
@@ -262,10 +279,11 @@ static void result_label(char *buf, size_t len, json_t *h, const char *name)
 		snprintf(buf, len, "%s", name);
 		return;
 	}
-	snprintf(buf, len, "%s%s%s%s", backend ? backend : "",
+	snprintf(buf, len, "%s%s%s%s%s%s", backend ? backend : "",
 		 backend ? " " : "", kernel,
 		 strstr(pt_str(pv, "kernel_version", ""), "PREEMPT_RT") ?
-		 " PREEMPT_RT" : "");
+		 " PREEMPT_RT" : "", show_machine ? " " : "",
+		 show_machine ? pt_str(pv, "machine", "?") : "");
 	if (json_is_integer(cpus))
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 " (%" JSON_INTEGER_FORMAT " vCPU%s)",
@@ -413,19 +431,32 @@ static int print_across(FILE *f, const char *id, json_t *const *histories,
 }
 
 int suite_print_across(FILE *f, json_t *const *histories,
-		       const char *const *names, int n)
+		       const char *const *names, const char *const *given,
+		       int n)
 {
 	char labels[BENCH_MAX_ACROSS][256];
-	const char *ids[64];
+	const char *ids[64], *m0 = NULL, *m;
+	bool machines = false;
 	int nids = 0, err;
 	json_t *exp;
 	size_t i;
 
+	for (int r = 0; r < n && r < BENCH_MAX_ACROSS; r++) {
+		m = result_machine(histories[r]);
+		if (!m0)
+			m0 = m;
+		if (m && m0 && strcmp(m, m0))
+			machines = true;
+	}
 	/* Two results that recorded the same are told apart by position. */
 	for (int r = 0; r < n && r < BENCH_MAX_ACROSS; r++) {
 		/* Room for the " #N". */
-		result_label(labels[r], sizeof(labels[r]) - 8, histories[r],
-			     names[r]);
+		if (given[r][0])
+			snprintf(labels[r], sizeof(labels[r]) - 8, "%s",
+				 given[r]);
+		else
+			result_label(labels[r], sizeof(labels[r]) - 8,
+				     histories[r], names[r], machines);
 		for (int q = 0; q < r; q++)
 			if (!strcmp(labels[q], labels[r])) {
 				snprintf(labels[r] + strlen(labels[r]), 8,
