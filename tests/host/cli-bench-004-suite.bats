@@ -400,6 +400,18 @@ run_quick_suite() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ''
 }
 
+@test "bench --from a suite result: the measured runs each point left out, and why" {
+	run_quick_suite
+	jq -c '.experiments[0].points[1].bench.samples |= map(
+		if .mode == "legacy" and (.warmup | not) then .invalid = "the watchdog sent exit_reparent back" else . end)' \
+		"$OUT/history.json" >"$BATS_TEST_TMPDIR/left-out.json"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/left-out.json"
+	assert_line 'Measured runs left out of the statistics: 1000: 2 legacy, 0 optimized: the watchdog sent exit_reparent back.'
+	assert_line --regexp '^\| 1000 \| 1\.36 \| – \| [0-9.]+ \| – \|'
+	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
+	refute_line --partial 'left out of the statistics'
+}
+
 @test "bench --suite history --path: only those paths' experiments, and the result says so" {
 	run -0 --separate-stderr "$ABPATH" bench --suite history --quick \
 		--path group_cputime,exit_reparent --out "$OUT/part"

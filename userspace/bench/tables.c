@@ -128,6 +128,42 @@ static int print_rule(FILE *f, json_t *points)
 	return err > 0 ? -EINVAL : err;
 }
 
+/*
+ * The measured runs each point left out of its statistics, and the first
+ * one's reason: without it a "–" or a wide interval says nothing of why.
+ */
+static void print_left_out(FILE *f, json_t *points)
+{
+	json_t *pt, *run, *runs;
+	const char *why, *inv;
+	bool any = false;
+	char buf[64];
+	size_t i, k;
+	int n[2];
+
+	json_array_foreach(points, i, pt) {
+		n[0] = n[1] = 0;
+		why = NULL;
+		runs = json_object_get(json_object_get(pt, "bench"), "samples");
+		json_array_foreach(runs, k, run) {
+			inv = json_string_value(json_object_get(run, "invalid"));
+			if (!inv || json_is_true(json_object_get(run, "warmup")))
+				continue;
+			n[strcmp(pt_str(run, "mode", ""), "legacy") ? 1 : 0]++;
+			why = why ?: inv;
+		}
+		if (!why)
+			continue;
+		pt_param_text(json_object_get(pt, "param"), buf, sizeof(buf));
+		fprintf(f, "%s%s: %d legacy, %d optimized: %s", any ? "; " :
+			"Measured runs left out of the statistics: ", buf, n[0],
+			n[1], why);
+		any = true;
+	}
+	if (any)
+		fputs(".\n\n", f);
+}
+
 static int print_exp(FILE *f, json_t *exp, json_t *history)
 {
 	const struct suite_exp *e = suite_find_exp(pt_str(exp, "experiment", NULL));
@@ -178,6 +214,7 @@ static int print_exp(FILE *f, json_t *exp, json_t *history)
 	if (e->note)
 		fprintf(f, " %s", e->note);
 	fputs("\n\n", f);
+	print_left_out(f, points);
 	if (json_is_true(json_object_get(exp, "adaptive"))) {
 		err = print_rule(f, points);
 		if (err)
