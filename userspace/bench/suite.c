@@ -48,13 +48,17 @@ static bool path_selected(const char *list, const char *path)
 {
 	size_t len = strlen(path);
 
+	const char *end;
+
 	if (!list || !strcmp(list, "all"))
 		return true;
-	for (const char *w = list; w; w = strchr(w, ',') ? strchr(w, ',') + 1
-							 : NULL)
-		if (!strncmp(w, path, len) && (w[len] == ',' || !w[len]))
+	for (const char *w = list; ; w = end + 1) {
+		end = strchrnul(w, ',');
+		if ((size_t)(end - w) == len && !strncmp(w, path, len))
 			return true;
-	return false;
+		if (!*end)
+			return false;
+	}
 }
 
 const char *bench_suite_path_check(const char *list, const char **bad)

@@ -277,34 +277,30 @@ static json_t *point_of(json_t *exp, const char *param)
 }
 
 /*
- * A result's column head: the backend and kernel release it recorded,
- * and its CPUs; the file name where it recorded none.
+ * A result's provenance: the history's, or in a file of one experiment
+ * the experiment's.
  */
-/* What a result's provenance says of the machine: uname -m, or NULL. */
-static const char *result_machine(json_t *h)
+static json_t *result_provenance(json_t *h)
 {
 	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
-	json_t *pv = json_object_get(h, "provenance");
 
-	if (!pv)
-		pv = json_object_get(first, "provenance");
-	return pt_str(pv, "machine", NULL);
+	return json_object_get(h, "provenance") ?:
+	       json_object_get(first, "provenance");
 }
 
 /*
- * Backend, kernel and CPUs; the machine too where the results' machines
- * differ (@show_machine), since x86_64's and aarch64's kernels share a
- * release.
+ * A result's column head: the backend and kernel release it recorded,
+ * and its CPUs; the machine too where the results' machines differ
+ * (@show_machine), since x86_64's and aarch64's kernels share a release;
+ * the file name where it recorded none.
  */
 static void result_label(char *buf, size_t len, json_t *h, const char *name,
 			 bool show_machine)
 {
 	json_t *first = json_array_get(json_object_get(h, "experiments"), 0);
-	json_t *pv = json_object_get(h, "provenance"), *cpus;
+	json_t *pv = result_provenance(h), *cpus;
 	const char *kernel, *backend;
 
-	if (!pv)
-		pv = json_object_get(first, "provenance");
 	kernel = pt_str(pv, "kernel", pt_str(h, "kernel", pt_str(first, "kernel", NULL)));
 	backend = pt_str(pv, "backend", NULL);
 	cpus = json_object_get(pv, "cpus");
@@ -479,7 +475,7 @@ int suite_print_across(FILE *f, json_t *const *histories,
 	size_t i;
 
 	for (int r = 0; r < n && r < BENCH_MAX_ACROSS; r++) {
-		m = result_machine(histories[r]);
+		m = pt_str(result_provenance(histories[r]), "machine", NULL);
 		if (!m0)
 			m0 = m;
 		if (m && m0 && strcmp(m, m0))
