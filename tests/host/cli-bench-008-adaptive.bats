@@ -80,7 +80,7 @@ mode_of() {
 	assert_output '["cap",3,16]'
 	run -0 --separate-stderr "$ABPATH" -j bench forkexit --runs auto --margin 10% -- --ratio 1
 	run -0 jq -r '.sequential.stopped_by + " " + .summary.verdict' <<<"$output"
-	assert_output --regexp '^equivalent equivalent within ±10%: legacy/optimized '
+	assert_output --regexp '^equivalent equivalent within ±10% \(0\.9091–1\.100\): legacy/optimized '
 	run -0 --separate-stderr "$ABPATH" -j bench forkexit --runs auto --precision 20 -- --ratio 1
 	run -0 jq -r '[.sequential.stopped_by, .sequential.precision, (.sequential.looks[-1].half_width <= 0.2)] | @tsv' <<<"$output"
 	assert_output $'precise\t0.2\ttrue'
@@ -113,10 +113,14 @@ mode_of() {
 @test "--from: the fixture's looks and verdict are derived again from its runs" {
 	f=$FIXTURES/adaptive.json
 	run -0 --separate-stderr "$ABPATH" -j bench --from "$f"
-	assert_equal "$(jq -c '[.sequential, .summary.verdict]' <<<"$output")" \
-		"$(jq -c '[.sequential, .summary.verdict]' "$f")"
+	assert_equal "$(jq -c .sequential <<<"$output")" "$(jq -c .sequential "$f")"
+	# The fixture's own verdict printed its interval as 1.00–1.10 beside
+	# "excludes 1" (#54): its low end is 1.00029, and now shows it.
+	assert_equal "$(jq -r .summary.verdict <<<"$output")" \
+		"legacy is 1.05x slower (95% sequential CI 1.0003–1.10): the interval excludes 1 (3 looks, 8 runs per mode)"
 	run -0 --separate-stderr "$ABPATH" bench --from "$f"
-	assert_line --regexp '^  verdict: +legacy is 1\.05x slower \(95% sequential CI'
+	assert_line --regexp '^  verdict: +legacy is 1\.05x slower \(95% sequential CI 1\.0003–1\.10\)'
+	assert_line --regexp '^  ci: +1\.0003–1\.1041$'
 	assert_line --regexp '^  stopped_by: +different$'
 	run -0 --separate-stderr "$ABPATH" bench --from "$f" --export-markdown -
 	assert_line --regexp 'Welch t on the logs, unadjusted for the looks of --runs auto\); Mann-Whitney p=[0-9.]+, unadjusted\.  \*\*legacy is 1\.05x slower \(95% sequential CI'
