@@ -660,6 +660,14 @@ bool ctl_module_listed(void)
 	return access(dir, F_OK) == 0;
 }
 
+int ctl_boot_id(char *buf, size_t len)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/sys/kernel/random/boot_id", ctl_proc());
+	return ctl_read(file, buf, len);
+}
+
 int ctl_cpu_model(char *buf, size_t len)
 {
 	char file[4096], line[512], *colon;

@@ -150,5 +150,7 @@ int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
 int ctl_cpu_microcode(char *buf, size_t len);
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
 int ctl_clocksource(char *buf, size_t len);
+/* This boot's random id (/proc/sys/kernel/random/boot_id). */
+int ctl_boot_id(char *buf, size_t len);
 
 #endif
