@@ -141,7 +141,7 @@ static void gp_script(FILE *f, const void *ctx)
 	static const char *const color[2] = { "#d62728", "#1f77b4" };
 	const struct bench *b = ((const struct gp_ctx *)ctx)->b;
 	const struct report *r = ((const struct gp_ctx *)ctx)->r;
-	char title[512];
+	char title[1024];
 	bool nonneg = true;
 	int k[2] = { 0, 0 }, nwarm = 0, ninvalid = 0;
 

@@ -28,7 +28,7 @@ struct report {
 	struct st_paired paired;	/* adjacent legacy/optimized runs */
 	int paired_err;
 	struct st_mw mw;
-	char verdict[320];
+	char verdict[512];
 	char warning[160];		/* "" or why the runs are too few */
 	char invalid_note[160];		/* "" or how many runs were left out */
 	/* --runs auto: the rule's looks, whose verdict replaces the above. */
