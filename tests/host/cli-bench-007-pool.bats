@@ -132,7 +132,7 @@ agrees_with_statsmodels() {
 	assert_equal "$(grep -c '^  host0[1-8] .* no$' <<<"$output")" 7
 	assert_line --regexp '^  outliers: +host05$'
 	assert_line --regexp '^    host05 +1\.775 +1\.700–1\.854$'
-	assert_line --regexp '^  verdict: +per host: legacy slower on each of the 8 hosts \(each host.s own 95% interval, Holm over 8\); mean over hosts: legacy slower, pooled legacy/optimized 1\.68 \(95% CI 1\.49–1\.90\); a new host: 95% prediction interval 1\.12–2\.54 \(simulated coverage 0\.[0-9]+ at 8 hosts\); unlike the others \(Bonferroni over 8\): host05, without it pooled legacy/optimized 1\.77 \(95% CI 1\.70–1\.85\)$'
+	assert_line --regexp '^  verdict: +per host: legacy slower on each of the 8 hosts \(each host.s own 95% interval, Holm over 8\); mean over hosts: legacy slower, pooled legacy/optimized 1\.68 \(95% CI 1\.49–1\.90\) \(simulated coverage ≥ 0\.92 at 8 hosts\); a new host: 95% prediction interval 1\.12–2\.54 \(simulated coverage ≥ 0\.87 at 8 hosts\); unlike the others \(Bonferroni over 8\): host05, without it pooled legacy/optimized 1\.77 \(95% CI 1\.70–1\.85\)$'
 }
 
 @test "bench --pool: text and JSON are one tree" {
@@ -153,7 +153,8 @@ agrees_with_statsmodels() {
 		([.hosts[].outlier] | unique)]' <<<"$output")" '[2,null,null,[null]]'
 	run -0 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}"
 	assert_line --regexp '^  prediction_pi95: +-$'
-	assert_line --regexp '^  verdict: .*\(2 hosts: t with 1 df; its simulated coverage 0\.[0-9]{2}–[01]\.[0-9]{2}\); a new host: too few hosts for a prediction interval \(2; it needs 5\)$'
+	assert_line --regexp '^  verdict: .* \(simulated coverage ≥ 0\.95 at 2 hosts, t with 1 df\); a new host: too few hosts for a prediction interval \(2; it needs 5\)$'
+	assert_equal "$(jq .pooled.ci95_coverage <<<"$("$ABPATH" -j bench --pool "${FROM[@]}")")" 0.95
 	fleet k3
 	run -0 --separate-stderr "$ABPATH" -j bench --pool "${FROM[@]}"
 	assert_equal "$(jq -c '.pooled | [.prediction_pi95, .prediction_coverage, .prediction_min_hosts, .outliers]' <<<"$output")" \

@@ -359,14 +359,12 @@ static void verdict(struct pooled *P)
 		say(P, "; mean over hosts: inconclusive, pooled "
 		    "legacy/optimized %s includes 1", ci);
 	}
-	if (k == 2)
-		say(P, " (2 hosts: t with 1 df; its simulated coverage "
-		    "%.2f–%.2f)", POOL_TWO_HOSTS_COVER_LO,
-		    POOL_TWO_HOSTS_COVER_HI);
+	say(P, " (simulated coverage ≥ %.2f at %zu hosts%s)",
+	    pool_mean_coverage(k), k, k == 2 ? ", t with 1 df" : "");
 
 	if (k >= POOL_PREDICT_MIN_K)
 		say(P, "; a new host: 95%% prediction interval %s–%s "
-		    "(simulated coverage %.2f at %zu hosts)",
+		    "(simulated coverage ≥ %.2f at %zu hosts)",
 		    out_fmt_sig(lo, sizeof(lo), r->predict.ratio_lo, 3),
 		    out_fmt_sig(hi, sizeof(hi), r->predict.ratio_hi, 3),
 		    pool_predict_coverage(k), k);
@@ -507,6 +505,7 @@ static void emit_pooled(const struct pooled *P)
 	emit_range("ci95", r->mean.ratio_lo, r->mean.ratio_hi,
 		   report_range_sig(r->mean.ratio_lo, r->mean.ratio_hi, SIG,
 				    &one, 1));
+	out_real("ci95_coverage", pool_mean_coverage((size_t)P->k), 2);
 	out_real("log_ratio", r->mean.est, SIG);
 	out_hint(OUT_HIDDEN);
 	emit_range("log_ci95", r->mean.lo, r->mean.hi, SIG);
@@ -641,17 +640,19 @@ static int write_markdown(FILE *f, const void *ctx)
 			P->k < 4 ? "-" : P->h[i].outlier ? "**yes**" : "no");
 	}
 	st_fmt_p(p, sizeof(p), r->sign_p);
-	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ); "
-		"between hosts tau %s (a factor %s), I² %s%%, Q %s on %d df; ",
+	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ; "
+		"simulated coverage ≥ %.2f); between hosts tau %s (a factor "
+		"%s), I² %s%%, Q %s on %d df; ",
 		report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio,
 				    r->mean.ratio_lo, r->mean.ratio_hi),
+		pool_mean_coverage((size_t)P->k),
 		out_fmt_sig(x[0], sizeof(x[0]), r->tau, 3),
 		out_fmt_sig(x[1], sizeof(x[1]), r->tau_factor, 3),
 		out_fmt_sig(x[2], sizeof(x[2]), 100 * r->i2, 2),
 		out_fmt_sig(x[3], sizeof(x[3]), r->q, 3), P->k - 1);
 	if (P->k >= POOL_PREDICT_MIN_K)
 		fprintf(f, "a new host's ratio: 95%% prediction interval "
-			"%s–%s (simulated coverage %.2f); ",
+			"%s–%s (simulated coverage ≥ %.2f); ",
 			out_fmt_sig(x[0], sizeof(x[0]), r->predict.ratio_lo, 3),
 			out_fmt_sig(x[1], sizeof(x[1]), r->predict.ratio_hi, 3),
 			pool_predict_coverage((size_t)P->k));
