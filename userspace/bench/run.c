@@ -404,7 +404,8 @@ void bench_free(struct bench *b)
 		json_decref(b->s[i].results);
 		json_decref(b->s[i].kernel_reports);
 	}
-	if (b->done < b->total && b->s)
+	/* A run that failed may have left its kernel reports in its slot. */
+	if (b->done < b->slots && b->s)
 		json_decref(b->s[b->done].kernel_reports);
 	kmsg_close(&b->kmsg);
 	free(b->s);
@@ -437,7 +438,8 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 
 	kmsg_open(&b->kmsg);
 	b->total = 2 * (o->warmup + o->runs);
-	b->s = calloc((size_t)b->total, sizeof(*b->s));
+	b->slots = b->total;
+	b->s = calloc((size_t)b->slots, sizeof(*b->s));
 	b->provenance = bench_provenance();
 	if (!b->s || !b->provenance) {
 		abpath_error("out of memory");
