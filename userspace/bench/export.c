@@ -45,7 +45,7 @@ static void write_markdown(FILE *f, const struct bench *b,
 			   const struct report *r)
 {
 	const struct bench_opts *o = b->o;
-	char v[6][32], p[32], ci[96], line[512];
+	char v[6][32], p[32], ci[96], line[512], why[256];
 
 	fputc('`', f);
 	if (!o->command)
@@ -55,9 +55,11 @@ static void write_markdown(FILE *f, const struct bench *b,
 			fputc(' ', f);
 		md_cell(f, o->args[i]);
 	}
-	fprintf(f, "`, path %s; %s (%s, %s is better)%s\n\n", o->path,
+	fprintf(f, "`, path %s; %s (%s, %s is better)%s%s\n\n", o->path,
 		b->metric, b->unit, b->lower_is_better ? "lower" : "higher",
-		b->incomplete ? "; incomplete: interrupted" : "");
+		b->incomplete ? "; incomplete: interrupted " : "",
+		b->incomplete ? report_fmt_interrupted(why, sizeof(why), b)
+			      : "");
 	fprintf(f, "| mode | runs | geometric mean | 95%% CI | median | min | "
 		"max |%s\n|---|---:|---:|---:|---:|---:|---:|%s\n",
 		o->command ? " user s | sys s |" : "",
