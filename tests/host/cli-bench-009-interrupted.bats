@@ -144,3 +144,154 @@ not_a_result() {
 	done
 	run -1 --separate-stderr "${vg[@]}" "$ABPATH" bench --pool --from "$t/a.json" --from "$t/cut"
 }
+
+# temporaries_in DIR: the names a write in DIR left half done, if any.
+temporaries_in() {
+	find "$1" -maxdepth 1 -name '.*.??????' -printf '%f\n'
+}
+
+@test "a file written replaces the old one whole: its mode, a symlink's target, devices, a failed write" {
+	local t=$BATS_TEST_TMPDIR r=$BATS_TEST_TMPDIR/r.json
+	"$ABPATH" bench forkexit --runs 4 --warmup 0 --export-json "$r" >/dev/null 2>&1
+	echo old >"$t/out.json"
+	chmod 640 "$t/out.json"
+	mkdir "$t/real"
+	echo old >"$t/real/target.md"
+	ln -s real/target.md "$t/link.md"
+	run -0 --separate-stderr "$ABPATH" bench --from "$r" --export-json "$t/out.json" \
+		--export-markdown "$t/link.md" --export-csv "$t/new.csv"
+	cmp "$r" "$t/out.json" || fail "out.json is not the result again: $(cat "$t/out.json")"
+	assert_equal "$(stat -c %a "$t/out.json")" 640
+	[[ -L $t/link.md ]] || fail "link.md is no longer a symlink"
+	run -0 head -1 "$t/real/target.md"
+	assert_output --partial '`forkexit`, path exit_reparent'
+	assert_equal "$(stat -c %a "$t/new.csv")" "$(printf '%o' $((0666 & ~$(umask))))"
+	# Not a regular file: written to, never replaced.
+	run -0 --separate-stderr "$ABPATH" bench --from "$r" --export-json /dev/null
+	[[ -c /dev/null ]] || fail "/dev/null is no longer a device"
+	run -0 --separate-stderr "$ABPATH" bench --from "$r" --export-csv /dev/stdout
+	assert_line --regexp '^index,mode,warmup,fake_latency,'
+	# Past the file size limit: the write fails, the old file stays.
+	echo old >"$t/out.json"
+	run -1 --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 2; exec "$@"' _ \
+		"$ABPATH" bench --from "$r" --export-json "$t/out.json"
+	assert_equal "$stderr" "abpath: error: writing $t/out.json: File too large"
+	assert_equal "$(cat "$t/out.json")" old
+	assert_equal "$(temporaries_in "$t")" ''
+	assert_equal "$(temporaries_in "$t/real")" ''
+}
+
+@test "a file is written beside its name first: a directory that takes none is an error" {
+	local t=$BATS_TEST_TMPDIR r=$BATS_TEST_TMPDIR/r.json who=()
+	"$ABPATH" bench forkexit --runs 4 --warmup 0 --export-json "$r" >/dev/null 2>&1
+	mkdir "$t/ro"
+	echo old >"$t/ro/out.json"
+	chmod 666 "$t/ro/out.json"
+	chmod 555 "$t/ro"
+	# root writes anywhere: be nobody then.
+	if ((EUID == 0)); then
+		open_tmpdir_to_all
+		chmod o+r "$r"
+		who=(as_nobody)
+	fi
+	run -1 --separate-stderr "${who[@]}" "$ABPATH" bench --from "$r" --export-json "$t/ro/out.json"
+	assert_equal "$stderr" "abpath: error: cannot write $t/ro/out.json: Permission denied (a temporary file beside it, renamed over it when whole)"
+	assert_equal "$(cat "$t/ro/out.json")" old
+	run -1 --separate-stderr "$ABPATH" bench --from "$r" --export-json "$t/none/out.json"
+	assert_equal "$stderr" "abpath: error: cannot write $t/none/out.json: No such file or directory"
+	run -1 --separate-stderr "$ABPATH" bench --from "$r" --export-json "$t/ro"
+	assert_equal "$stderr" "abpath: error: cannot write $t/ro: Is a directory"
+}
+
+# A bench with every export, and a plot where gnuplot is installed.
+EXPORTS=(--export-json r.json --export-markdown r.md --export-csv r.csv)
+
+# whole_or_old DIR PREV STATUS: DIR's r.* are all PREV's (or absent where
+# PREV has none: no run had finished), or all the whole new result's:
+# r.json parses and --from gives the Markdown and CSV beside it again,
+# byte for byte, and the plot is closed.  Counts the files in NEW or OLD,
+# what the bench got to in EARLY (before a run had finished), CUT
+# (between runs: an incomplete result), LATE (a whole bench, and the
+# signal while it wrote its files, acted on after) and DONE (before the
+# signal), and in BAD every file that is neither, each named; of them,
+# NOJQ r.json that jq cannot parse and NOFROM those --from refuses.
+whole_or_old() {
+	local d=$1 prev=$2 status=$3 f files=(r.json r.md r.csv ${PLOT:+r.svg})
+	if [[ -e $d/r.json ]] && ! cmp -s "$d/r.json" "$prev/r.json"; then
+		NEW=$((NEW + ${#files[@]}))
+		if ! jq -e '.samples | length > 0' "$d/r.json" >/dev/null 2>&1; then
+			BAD=$((BAD + 1)) NOJQ=$((NOJQ + 1))
+			echo "# $d: r.json is not JSON with samples (jq)" >&3
+		elif ! (cd "$d" && exec "$ABPATH" bench --from r.json --export-json j2 \
+			--export-markdown m2 --export-csv c2) >/dev/null 2>&1; then
+			BAD=$((BAD + 1)) NOFROM=$((NOFROM + 1))
+			echo "# $d: bench --from r.json fails" >&3
+		elif ! cmp -s "$d/r.md" "$d/m2" || ! cmp -s "$d/r.csv" "$d/c2"; then
+			BAD=$((BAD + 1))
+			echo "# $d: r.md or r.csv is not r.json's" >&3
+		fi
+		if [[ -n $PLOT ]] && ! grep -q '</svg>' "$d/r.svg" 2>/dev/null; then
+			BAD=$((BAD + 1))
+			echo "# $d: r.svg is not whole" >&3
+		fi
+		if ((status == 0)); then
+			DONE=$((DONE + 1))
+		elif jq -e .complete "$d/r.json" >/dev/null; then
+			LATE=$((LATE + 1))
+		else
+			CUT=$((CUT + 1))
+		fi
+	else
+		EARLY=$((EARLY + 1))
+		for f in "${files[@]}"; do
+			[[ -e $d/$f ]] && OLD=$((OLD + 1))
+			if ! cmp -s "$d/$f" "$prev/$f" && [[ -e $d/$f || -e $prev/$f ]]; then
+				BAD=$((BAD + 1))
+				echo "# $d: $f is neither the old one nor a new result's" >&3
+			fi
+		done
+	fi
+	if [[ -n $(temporaries_in "$d") ]]; then
+		BAD=$((BAD + 1))
+		echo "# $d: a temporary was left: $(temporaries_in "$d")" >&3
+	fi
+}
+
+@test "a bench stopped at random moments leaves each file whole or as it was" {
+	# ABPATH_INTERRUPTS=200 for a longer trial.
+	local n=${ABPATH_INTERRUPTS:-20} k d t0 took ms sig status
+	local sigs=(INT TERM HUP) prev=$BATS_TEST_TMPDIR/prev none=$BATS_TEST_TMPDIR/none
+	PLOT=
+	command -v gnuplot >/dev/null && PLOT=1
+	NEW=0 OLD=0 BAD=0 NOJQ=0 NOFROM=0 EARLY=0 CUT=0 LATE=0 DONE=0
+	# One whole bench: the old files, and how long a bench takes.
+	mkdir "$prev" "$none"
+	t0=$(date +%s%N)
+	(cd "$prev" && "$ABPATH" bench forkexit --runs 2 --warmup 1 "${EXPORTS[@]}" \
+		${PLOT:+--plot r.svg} >/dev/null 2>&1) || fail "the first bench failed"
+	took=$((($(date +%s%N) - t0) / 1000000))
+	for ((k = 1; k <= n; k++)); do
+		d=$BATS_TEST_TMPDIR/run$k
+		mkdir "$d"
+		# Every other time over the files of an earlier bench.
+		((k % 2)) && cp "$prev"/r.* "$d"
+		rm -f "$STATE"/fake.*
+		# Anywhere from before the first run to just past the end.
+		ms=$((RANDOM * RANDOM % (took * 11 / 10 + 1)))
+		sig=${sigs[RANDOM % 3]}
+		(cd "$d" && exec "$ABPATH" bench forkexit --runs 2 --warmup 1 "${EXPORTS[@]}" \
+			${PLOT:+--plot r.svg}) >/dev/null 2>"$d/err" 3>&- &
+		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
+		kill -"$sig" $! 2>/dev/null || true
+		status=0
+		wait $! || status=$?
+		case $status in
+		0 | 129 | 130 | 143) ;;
+		*) fail "run $k: SIG$sig after $ms ms: exit $status: $(cat "$d/err")" ;;
+		esac
+		rm -f "$d/err"
+		whole_or_old "$d" "$( ((k % 2)) && echo "$prev" || echo "$none")" "$status"
+	done
+	echo "# $n signals over a $took ms bench: $EARLY before a run had finished, $CUT during the runs, $LATE while the files were written, $DONE after; $((NEW + OLD)) files left ($NEW new, $OLD old), $BAD neither whole nor as they were; of the new r.json, $NOJQ not JSON to jq, $NOFROM refused by --from" >&3
+	assert_equal "$BAD" 0
+}

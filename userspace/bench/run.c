@@ -477,7 +477,8 @@ int bench_collect(struct bench *b)
 	b->restore_err = bench_modes_restore();
 	bench_signals_end();
 
-	sig = bench_stopping();
+	/* Still inside bench_run()'s hold: let a pending request count. */
+	sig = bench_stop_signal();
 	if (sig) {
 		fprintf(stderr, "abpath: bench: interrupted by %s in %s%srun %d "
 			"of %d", bench_signal_name(sig),
