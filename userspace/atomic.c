@@ -57,7 +57,7 @@ static mode_t new_mode(const char *target)
 	mode_t mask;
 
 	if (!stat(target, &st))
-		return st.st_mode & 07777;
+		return st.st_mode & 0777;
 	mask = umask(0);
 	umask(mask);
 	return 0666 & ~mask;

@@ -22,7 +22,9 @@
  *
  * A target that is not a regular file (/dev/null, a FIFO, a terminal),
  * or that stands for an open one (/dev/stdout, /dev/fd/N, /proc/...),
- * is not replaced by a rename but written in place, as before.
+ * is not replaced by a rename but written in place, as before.  A
+ * replaced file keeps its permission bits but is a new inode: another
+ * hard link to it keeps the old text.
  */
 #ifndef ABPATH_ATOMIC_H
 #define ABPATH_ATOMIC_H
