@@ -42,6 +42,7 @@ struct phost {
 	char bench[1024];	/* the workload or command and its arguments */
 	const char *schema, *path, *metric, *unit;	/* borrowed from j */
 	bool lower_is_better;
+	bool incomplete;	/* interrupted: fewer runs than it planned */
 };
 
 struct pooled {
@@ -111,10 +112,17 @@ static int host_runs(struct phost *p, struct pool_host *h)
 	int ret, err = 0;
 
 	ret = bench_load(p->j, p->what, &b, &lo);
+	/*
+	 * A fixed count cut short by a signal: its runs are as good as any,
+	 * only fewer, and its weight says so.  The verdict names it.
+	 */
 	if (!ret && b.incomplete) {
-		abpath_error("%s: an interrupted bench (\"complete\": false): "
-			     "--pool takes complete ones", p->what);
-		ret = 1;
+		char why[256];
+
+		p->incomplete = true;
+		abpath_warn("%s: an interrupted bench (\"complete\": false), "
+			    "pooled with the runs it has: %s", p->what,
+			    report_fmt_interrupted(why, sizeof(why), &b));
 	}
 	/*
 	 * Its runs stopped when a rule saw enough: each host's Welch
@@ -317,6 +325,12 @@ static void verdict(struct pooled *P)
 				sizeof(P->verdict) - used, "%s%s",
 				n++ ? ", " : "; unlike the others: ",
 				P->p[i].label);
+	for (int i = 0, n = 0; i < P->k; i++)
+		if (P->p[i].incomplete && used < sizeof(P->verdict))
+			used += (size_t)snprintf(P->verdict + used,
+				sizeof(P->verdict) - used, "%s%s",
+				n++ ? ", " : "; interrupted, pooled with the "
+				"runs it has: ", P->p[i].label);
 }
 
 /* A number of the host's own report, by its keys. */
@@ -367,6 +381,7 @@ static void emit_hosts(const struct pooled *P)
 		emit_pv(p, "cpu_model");
 		out_u64("n_legacy", (uint64_t)own(p, "legacy", "n"));
 		out_u64("n_optimized", (uint64_t)own(p, "optimized", "n"));
+		out_bool("complete", !p->incomplete);
 		out_real("ratio", own(p, "ratio", "value"), SIG);
 		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
 		out_real("p", own(p, "mann_whitney", "p"), 2);
