@@ -126,7 +126,7 @@ not_a_result() {
 }
 
 @test "--from and --pool read nothing past an end, and free what they read (valgrind)" {
-	command -v valgrind >/dev/null || skip "valgrind is not installed"
+	command -v valgrind >/dev/null || fail "no valgrind: tests/bin/deps.sh host installs it"
 	local t=$BATS_TEST_TMPDIR f vg=(valgrind -q --error-exitcode=99 --leak-check=no)
 	interrupted_result "$t/i.json"
 	# Another host's, in the same second as far as the provenance goes.
