@@ -10,7 +10,7 @@ case ${1:-} in
 build) need_pkgs gcc make pkg-config libkmod-dev libjansson-dev zlib1g-dev python3 ;;
 host) need_pkgs gnuplot-nox dkms bats bats-support bats-assert jq util-linux bsdutils perl man-db gcc libc6-dev \
 	python3 openssl xz-utils binutils \
-	python3-statsmodels ansible ansible-lint rpm rpmlint cpio ;;
+	python3-statsmodels ansible ansible-lint rpm rpmlint cpio valgrind ;;
 # The headers of one of Debian's own kernels of the host's release, by
 # suite (lib.sh's stock_spec; default stock-bookworm-6.12), for the host's
 # DKMS tests; prints their path.

@@ -385,6 +385,12 @@ int bench_run(const struct bench_opts *o)
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
 		return 1;
 	}
+	/*
+	 * The stop signals stay ours until the report and its files are
+	 * written: a Ctrl-C while they are costs neither the runs nor a
+	 * file, and is acted on once they are out.
+	 */
+	bench_signals_begin();
 	ret = bench_prepare(&b, o);
 	if (!ret)
 		ret = bench_collect(&b);
@@ -396,7 +402,8 @@ int bench_run(const struct bench_opts *o)
 	}
 	if (!ret)
 		ret = b.restore_err;
-	sig = b.stop_sig;
+	bench_signals_end();
+	sig = b.stop_sig ? b.stop_sig : bench_stopping();
 	bench_free(&b);
 	return sig ? bench_reraise(sig) : ret;
 }

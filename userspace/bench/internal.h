@@ -126,6 +126,11 @@ struct bench {
 	struct ctl_paths paths;		/* the path(s) being switched */
 	int total;			/* runs in all, warm-ups included */
 	int done;			/* samples recorded */
+	/*
+	 * s's length: total for a bench that runs, the samples present for
+	 * one read back (an interrupted file has fewer than its total).
+	 */
+	int slots;
 	struct bench_sample *s;
 	/* From the workload's first report. */
 	char *workload_name, *metric, *unit;

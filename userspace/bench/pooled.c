@@ -46,6 +46,7 @@ struct phost {
 	/* Its valid measured runs per mode: what pool.c took, and what a copy shares. */
 	double *runs[2];
 	size_t n[2];
+	bool incomplete;	/* interrupted: fewer runs than it planned */
 };
 
 struct pooled {
@@ -115,10 +116,17 @@ static int host_runs(struct phost *p, struct pool_host *h)
 	int ret, err = 0;
 
 	ret = bench_load(p->j, p->what, &b, &lo);
+	/*
+	 * A fixed count cut short by a signal: its runs are as good as any,
+	 * only fewer, and its weight says so.  The verdict names it.
+	 */
 	if (!ret && b.incomplete) {
-		abpath_error("%s: an interrupted bench (\"complete\": false): "
-			     "--pool takes complete ones", p->what);
-		ret = 1;
+		char why[256];
+
+		p->incomplete = true;
+		abpath_warn("%s: an interrupted bench (\"complete\": false), "
+			    "pooled with the runs it has: %s", p->what,
+			    report_fmt_interrupted(why, sizeof(why), &b));
 	}
 	/*
 	 * Its runs stopped when a rule saw enough: each host's Welch
@@ -384,6 +392,10 @@ static void verdict(struct pooled *P)
 		say(P, "%s %s, without it pooled legacy/optimized %s",
 		    n > 1 ? "," : "", P->p[i].label, ci);
 	}
+	for (size_t i = 0, n = 0; i < k; i++)
+		if (P->p[i].incomplete)
+			say(P, "%s%s", n++ ? ", " : "; interrupted, pooled with "
+			    "the runs it has: ", P->p[i].label);
 }
 
 /* A number of the host's own report, by its keys. */
@@ -434,6 +446,7 @@ static void emit_hosts(const struct pooled *P)
 		emit_pv(p, "cpu_model");
 		out_u64("n_legacy", (uint64_t)own(p, "legacy", "n"));
 		out_u64("n_optimized", (uint64_t)own(p, "optimized", "n"));
+		out_bool("complete", !p->incomplete);
 		out_real("ratio", own(p, "ratio", "value"), SIG);
 		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
 		out_real("p", own(p, "mann_whitney", "p"), 2);

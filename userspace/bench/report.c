@@ -28,6 +28,26 @@ int report_invalid_runs(const struct bench *b)
 	return n;
 }
 
+const char *report_fmt_interrupted(char *buf, size_t len,
+				   const struct bench *b)
+{
+	int measured[2] = { 0, 0 }, warm = 0;
+
+	for (int i = 0; i < b->done; i++) {
+		if (b->s[i].warmup)
+			warm++;
+		else
+			measured[b->s[i].mode]++;
+	}
+	snprintf(buf, len, "after %d of %d runs: it holds %d legacy and %d "
+		 "optimized measured runs of the %s%d per mode planned, and "
+		 "%d warm-up%s", b->done, b->total > b->done ? b->total :
+		 b->done, measured[BENCH_LEGACY], measured[BENCH_OPTIMIZED],
+		 b->o->adaptive ? "at most " : "", b->o->runs, warm,
+		 warm == 1 ? "" : "s");
+	return buf;
+}
+
 /* Time-like metrics read better as slower/faster, others as worse/better. */
 bool report_speed_words(const char *unit, bool lower_is_better)
 {
@@ -482,6 +502,13 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
 	out_bool("complete", !b->incomplete);
+	/* How far it got, where a reader of the text looks first. */
+	if (b->incomplete) {
+		char why[256];
+
+		out_string("interrupted",
+			   report_fmt_interrupted(why, sizeof(why), b));
+	}
 	out_string("schema", o->adaptive ? BENCH_SCHEMA_ADAPTIVE : BENCH_SCHEMA);
 	out_hint(OUT_HIDDEN);
 	out_jansson("provenance", b->provenance);

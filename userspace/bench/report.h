@@ -47,6 +47,13 @@ void report_free(struct report *r);
  */
 int report_invalid_runs(const struct bench *b);
 /*
+ * An interrupted bench's extent: "after 7 of 22 runs: it holds 3 legacy
+ * and 2 optimized measured runs of the 10 per mode planned, and 2
+ * warm-ups"; returns buf.
+ */
+const char *report_fmt_interrupted(char *buf, size_t len,
+				   const struct bench *b);
+/*
  * Whether the metric's worse side reads as "slower" (a time, or a
  * throughput) rather than "worse".
  */
