@@ -12,6 +12,7 @@ DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
 .PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
+	fuzz \
 	compat clean deb deb-arm64 rpm dkms-src dkms-install dkms-uninstall
 
 all: module userspace
@@ -59,6 +60,14 @@ check-host: all
 
 check-vm:
 	tests/vm/run
+
+# Each fuzz harness of the CLI's readers for FUZZ_SECONDS (tests/bin/fuzz):
+# CI gives each 10 s, make check-full 600.
+FUZZ_SECONDS ?= 60
+fuzz:
+	tests/bin/deps.sh build
+	tests/bin/deps.sh fuzz
+	tests/bin/fuzz $(FUZZ_SECONDS)
 
 demo:
 	tests/bin/demo
