@@ -83,10 +83,16 @@ static void out_add(const char *key, json_t *val)
 
 	if (!val)
 		oom();
-	if (json_is_array(parent))
+	if (json_is_array(parent)) {
 		json_array_append_new(parent, val);
-	else
-		json_object_set_new(parent, key ? key : "", val);
+	} else if (json_object_set_new(parent, key ? key : "", val)) {
+		/*
+		 * jansson has freed val, which out_push() would go on to
+		 * use: a key that is not UTF-8, which the readers keep out.
+		 */
+		fputs("abpath: error: an output key that is not UTF-8\n", stderr);
+		abort();
+	}
 	out_last = val;
 }
 
