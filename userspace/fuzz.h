@@ -2,7 +2,7 @@
 /*
  * What the libFuzzer harnesses (fuzz-*.c, bench/fuzz-*.c) share.  Each
  * hands its input to the CLI's own reader as the CLI gets it: a file
- * name, which here is a memfd's /proc/self/fd/N, so that no reader
+ * name, which here is a memfd's /dev/fd/N, so that no reader
  * grows a second way in that only the fuzzer would take.  Only the
  * harnesses include this.
  */
@@ -59,7 +59,7 @@ static inline void fuzz_file(struct fuzz_file *f, const void *data,
 		if (n <= 0)
 			abort();
 	}
-	snprintf(f->name, sizeof(f->name), "/proc/self/fd/%d", f->fd);
+	snprintf(f->name, sizeof(f->name), "/dev/fd/%d", f->fd);
 }
 
 static inline void fuzz_close(struct fuzz_file *f)
