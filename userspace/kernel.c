@@ -19,7 +19,7 @@
 #include "kernel.h"
 #include "output.h"
 
-/* The door's two helpers, control.c's too. */
+/* The door's helpers, control.c's and counters.c's too. */
 void ctl_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = strlen(src);
@@ -28,6 +28,14 @@ void ctl_copy(char *dst, size_t len, const char *src)
 		n = len - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+bool ctl_is_name(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '!' || *s > '~')
+			return false;
+	return true;
 }
 
 int ctl_read(const char *file, char *buf, size_t len)
@@ -139,7 +147,8 @@ int ctl_read_hooks(struct ctl_hooks *h)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %d", name, &val) != 2)
+		if (sscanf(line, "%63s %d", name, &val) != 2 ||
+		    !ctl_is_name(name))
 			continue;
 		if (!strcmp(name, "registered"))
 			h->registered = val != 0;

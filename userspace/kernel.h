@@ -86,6 +86,12 @@ struct ctl_hooks {
 
 /* snprintf(dst, len, "%s", src) without the truncation warning. */
 void ctl_copy(char *dst, size_t len, const char *src);
+/*
+ * Whether @s can be the module's name of a path, mode or counter: printable
+ * ASCII, no blank.  Any other byte is a file of something else, and
+ * would be no key of the output's JSON (not UTF-8).
+ */
+bool ctl_is_name(const char *s);
 /* Returns 0 or -errno; strips one trailing newline. */
 int ctl_read(const char *file, char *buf, size_t len);
 

@@ -331,6 +331,13 @@ void bench_gp_quote(FILE *f, const char *s);
  */
 int bench_from(const struct bench_opts *o);
 /*
+ * cli.c: NULL if @o is a form the command line takes (@operands given
+ * before "--", @dashdash whether there was one), else why not; the fuzz
+ * harnesses drive only such forms.
+ */
+const char *bench_check_forms(const struct bench_opts *o, int operands,
+			      bool dashdash);
+/*
  * The JSON object in @file ("-": standard input), a bench's or a suite's
  * result of a schema this abpath reads, or NULL after the error; @what
  * is set to what the messages call it.
