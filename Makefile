@@ -101,7 +101,7 @@ check-host-asan: all asan
 	ABPATH_OBJECTS_ONLY="$(ABPATH_OBJECTS_ONLY)" bats --formatter tap tests/host
 
 # Each fuzz harness of the CLI's readers for FUZZ_SECONDS (tests/bin/fuzz):
-# CI gives each 10 s, make check-full 600.
+# CI gives each 9 s, make check-full 600.
 FUZZ_SECONDS ?= 60
 fuzz:
 	tests/bin/deps.sh build
