@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "kernel.h"
 #include "output.h"
 
 /*
@@ -33,16 +34,15 @@ static void hold_signals(sigset_t *saved)
 
 /*
  * Devices, FIFOs and the like are not replaced but written to; so are
- * /dev/stdout, /dev/fd/N and /proc/self/fd/N, which stand for an open
- * file (a redirection's) that a rename would take the place of, leaving
- * whoever holds it writing to a file no longer there.
+ * the kernel's names for an open file (a redirection's, kernel.c's
+ * ctl_names_open_file()), which a rename would take the place of,
+ * leaving whoever holds it writing to a file no longer there.
  */
 static bool in_place(const char *file)
 {
 	struct stat st;
 
-	if (!strncmp(file, "/dev/std", 8) || !strncmp(file, "/dev/fd/", 8) ||
-	    !strncmp(file, "/proc/", 6))
+	if (ctl_names_open_file(file))
 		return true;
 	return !stat(file, &st) && !S_ISREG(st.st_mode);
 }

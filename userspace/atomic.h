@@ -21,7 +21,7 @@
  * can leave a ".NAME.XXXXXX" beside the target, and never a torn target.
  *
  * A target that is not a regular file (/dev/null, a FIFO, a terminal),
- * or that stands for an open one (/dev/stdout, /dev/fd/N, /proc/...),
+ * or that stands for an open one (a kernel name for an open file, as kernel.c says),
  * is not replaced by a rename but written in place, as before.  A
  * replaced file keeps its permission bits but is a new inode: another
  * hard link to it keeps the old text.

@@ -156,7 +156,13 @@ int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
 int ctl_cpu_microcode(char *buf, size_t len);
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
 int ctl_clocksource(char *buf, size_t len);
-/* This boot's random id (/proc/sys/kernel/random/boot_id). */
+/* This boot's random id, as the kernel gives it (kernel.c). */
 int ctl_boot_id(char *buf, size_t len);
+/*
+ * Whether FILE is one of the kernel's names for a file already open
+ * (standard output, a descriptor's name in devfs or procfs): written in place, never
+ * replaced (atomic.c).
+ */
+bool ctl_names_open_file(const char *file);
 
 #endif
