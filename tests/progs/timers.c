@@ -3,7 +3,7 @@
  * timers: checks that timers expire when promised, whatever the mode of
  * timer_softirq (which decides on each tick whether TIMER_SOFTIRQ runs).
  *
- *   timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all]
+ *   timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all] [-l]
  *               [--tick-us US] [--slack-us US] [--median-slack-us US]
  *
  * K timers (default 8) of one kind (default all, one after the other):
@@ -23,22 +23,31 @@
  * that the hook costs no timer its deadline. A wheel timer is run by
  * TIMER_SOFTIRQ, so a raise wrongly suppressed leaves it late or unfired.
  *
- * Each must fire, never before its expiry, and at most --tick-us
- * (4000, one tick at HZ=250) + --slack-us (0) after it; the median of each
- * kind at most --tick-us + --median-slack-us (as --slack-us) after it.
- * A wheel timer counts jiffies, not CLOCK_MONOTONIC: its start is a
- * partial jiffy, and jiffies itself may lag the clock while the CPU that
- * advances it is held back, until another CPU's tick takes over after
- * MAX_STALLED_JIFFIES (5, kernel/time/tick-sched.c, 6.1 and 6.12).  So it
- * may fire up to 1 + 5 ticks early by the clock: a patched 6.1 under TCG
- * once saw 9.0 ms at HZ 250.  No mode of the hook can make a timer early:
- * the wheel runs only timers whose expiry jiffies has reached.
- * Under TCG a host that delays one vCPU thread makes one timer late; a
- * hook that delays timers makes most of them late, which the median shows.
+ * What no host can change is checked always: each timer must fire, and
+ * never before its expiry. A wheel timer counts jiffies, not
+ * CLOCK_MONOTONIC: its start is a partial jiffy, and jiffies itself may
+ * lag the clock while the CPU that advances it is held back, until
+ * another CPU's tick takes over after MAX_STALLED_JIFFIES (5,
+ * kernel/time/tick-sched.c, 6.1 and 6.12).  So it may fire up to 1 + 5
+ * ticks (--tick-us, 4000 at HZ=250) early by the clock: a patched 6.1
+ * under TCG once saw 9.0 ms at HZ 250.  No mode of the hook can make a
+ * timer early: the wheel runs only timers whose expiry jiffies has
+ * reached.  A timer not fired 2 s after its expiry never fired: the
+ * latest ever seen under TCG, on a loaded host, was 21 ms.
+ *
+ * How late a timer may be is the host's as much as the kernel's: under
+ * TCG a host that holds back one vCPU thread makes timers late by tens of
+ * ms, and a host that is slower makes all of them later. So lateness is
+ * bounded only when asked: each timer at most --tick-us + --slack-us
+ * after its expiry, the median of each kind at most --tick-us +
+ * --median-slack-us (as --slack-us). The VM suite instead compares the
+ * modes with each other in one boot (tests/suite/008-timer-softirq.bats),
+ * for which -l prints every timer's lateness, one line per kind:
+ * "late KIND US US ...", in expiry order.
+ *
  * Exit 0 with one summary line (min/median/max lateness per kind), 1
- * naming the first timer that was early, too late or never fired (given
- * up 2 s after its expiry), or the kind whose median was too late, 2 on
- * usage errors.
+ * naming the first timer that was early, too late or never fired, or the
+ * kind whose median was too late, 2 on usage errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,7 +69,7 @@
 #include <unistd.h>
 
 #define USAGE								\
-	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all]\n" \
+	"usage: timers fire [-k K] [-t timerfd|nanosleep|itimer|wheel|all] [-l]\n" \
 	"                   [--tick-us US] [--slack-us US] [--median-slack-us US]\n"
 
 #include "progs.h"
@@ -71,6 +80,7 @@
 static int k = 8;
 static int64_t dur[MAXK];	/* relative expiry, ns */
 static int64_t late[MAXK];	/* ns past the expiry */
+static int64_t late_tick[MAXK];	/* wheel: the same on the tick's clock */
 static atomic_int fired[MAXK];
 
 static int64_t now(void)
@@ -221,12 +231,13 @@ static void open_pty(int i)
 static void *wheel_reader(void *arg)
 {
 	int i = (int)(intptr_t)arg;
-	int64_t t0;
+	int64_t t0, c0;
 	char c;
 	ssize_t r;
 
 	pthread_barrier_wait(&go);
 	do {
+		c0 = now_ns(CLOCK_MONOTONIC_COARSE);
 		t0 = now();
 		r = read(slave_fd[i], &c, 1);
 	} while (r < 0 && errno == EINTR);
@@ -234,6 +245,7 @@ static void *wheel_reader(void *arg)
 		fail("pty %d: read returned %zd (%s), expected 0 at VTIME",
 		     i, r, r < 0 ? strerror(errno) : "data");
 	late[i] = now() - (t0 + dur[i]);
+	late_tick[i] = now_ns(CLOCK_MONOTONIC_COARSE) - (c0 + dur[i]);
 	atomic_store(&fired[i], 1);
 	sem_post(&woke);
 	return NULL;
@@ -293,7 +305,10 @@ static int cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Check every timer of one kind in expiry order; return its stats. */
+/*
+ * Check every timer of one kind in expiry order; return its stats. A
+ * negative bound or mbound is no bound.
+ */
 static void check(const char *kind, int64_t early, int64_t bound, int64_t mbound,
 		  char *out, size_t len)
 {
@@ -307,14 +322,14 @@ static void check(const char *kind, int64_t early, int64_t bound, int64_t mbound
 		if (late[i] < -early)
 			fail("%s timer %d (expiry %.3f ms) fired %.3f ms early, allowed %.3f ms",
 			     kind, i, dur[i] / 1e6, -late[i] / 1e6, early / 1e6);
-		if (late[i] > bound)
+		if (bound >= 0 && late[i] > bound)
 			fail("%s timer %d (expiry %.3f ms) fired %lld us late, bound %lld us",
 			     kind, i, dur[i] / 1e6, (long long)(late[i] / 1000),
 			     (long long)(bound / 1000));
 		sorted[i] = late[i];
 	}
 	qsort(sorted, k, sizeof(sorted[0]), cmp64);
-	if (sorted[k / 2] > mbound)
+	if (mbound >= 0 && sorted[k / 2] > mbound)
 		fail("%s timers: median %lld us late, bound %lld us (min %lld, max %lld us)",
 		     kind, (long long)(sorted[k / 2] / 1000), (long long)(mbound / 1000),
 		     (long long)(sorted[0] / 1000), (long long)(sorted[k - 1] / 1000));
@@ -344,20 +359,22 @@ int main(int argc, char **argv)
 		{ "median-slack-us", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int64_t tick_us = 4000, slack_us = 0, mslack_us = -1, step;
+	int64_t tick_us = 4000, slack_us = -1, mslack_us = -1, step;
 	const char *kind = "all";
-	char stats[4][64], line[320];
+	char stats[4][64], line[320], lists[4][2 * MAXK * 12 + 64];
 	unsigned int j, ran = 0;
-	int i, opt;
+	int i, opt, list = 0;
+	size_t len;
 
 	if (argc < 2 || strcmp(argv[1], "fire"))
 		usage();
 	argc--;
 	argv++;
-	while ((opt = getopt_long(argc, argv, "k:t:", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "k:t:l", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'k': k = (int)num(optarg, 1, MAXK); break;
 		case 't': kind = optarg; break;
+		case 'l': list = 1; break;
 		case 'T': tick_us = (int64_t)num(optarg, 0, 10000000); break;
 		case 'S': slack_us = (int64_t)num(optarg, 0, 10000000); break;
 		case 'M': mslack_us = (int64_t)num(optarg, 0, 10000000); break;
@@ -374,9 +391,14 @@ int main(int argc, char **argv)
 	if (k > 1 && 180000000 / (k - 1) < step)
 		step = 180000000 / (k - 1);
 
-	snprintf(line, sizeof(line),
-		 "timers fire: %d timers each, bound %lld us (median %lld us), lateness min/median/max us:",
-		 k, (long long)(tick_us + slack_us), (long long)(tick_us + mslack_us));
+	if (slack_us < 0)
+		snprintf(line, sizeof(line),
+			 "timers fire: %d timers each, none early, all within %.0f s, lateness min/median/max us:",
+			 k, GIVEUP / 1e9);
+	else
+		snprintf(line, sizeof(line),
+			 "timers fire: %d timers each, bound %lld us (median %lld us), lateness min/median/max us:",
+			 k, (long long)(tick_us + slack_us), (long long)(tick_us + mslack_us));
 	for (j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
 		if (strcmp(kind, "all") && strcmp(kind, kinds[j].name))
 			continue;
@@ -386,8 +408,20 @@ int main(int argc, char **argv)
 		}
 		kinds[j].run();
 		check(kinds[j].name, kinds[j].wheel ? WHEEL_EARLY * tick_us * 1000 : 0,
-		      (tick_us + slack_us) * 1000, (tick_us + mslack_us) * 1000,
+		      slack_us < 0 ? -1 : (tick_us + slack_us) * 1000,
+		      mslack_us < 0 ? -1 : (tick_us + mslack_us) * 1000,
 		      stats[ran], sizeof(stats[0]));
+		len = (size_t)snprintf(lists[ran], sizeof(lists[0]), "late %s", kinds[j].name);
+		for (i = 0; i < k; i++)
+			len += (size_t)snprintf(lists[ran] + len, sizeof(lists[0]) - len,
+						" %lld", (long long)(late[i] / 1000));
+		if (kinds[j].wheel) {
+			len += (size_t)snprintf(lists[ran] + len, sizeof(lists[0]) - len,
+						"\nlate wheel-tick");
+			for (i = 0; i < k; i++)
+				len += (size_t)snprintf(lists[ran] + len, sizeof(lists[0]) - len,
+							" %lld", (long long)(late_tick[i] / 1000));
+		}
 		strncat(line, ran ? ", " : " ", sizeof(line) - strlen(line) - 1);
 		strncat(line, stats[ran], sizeof(line) - strlen(line) - 1);
 		ran++;
@@ -395,5 +429,7 @@ int main(int argc, char **argv)
 	if (!ran)
 		usage();
 	puts(line);
+	for (j = 0; list && j < ran; j++)
+		puts(lists[j]);
 	return 0;
 }

@@ -75,21 +75,103 @@ tick_rate() {
 		fail "$threads wake-ups per busy CPU: legacy $legacy/s (the hook saw $tick_rate ticks/s), optimized $optimized/s"
 }
 
+# late_stats FILE MODE KIND: "N MIN MEDIAN MAX", in us, of the lateness of
+# MODE's KIND timers in FILE (lines "MODE KIND US"); the median is the
+# (N/2+1)th smallest, as timers' own.
+late_stats() {
+	awk -v m="$2" -v k="$3" '$1 == m && $2 == k { print $3 }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print NR, v[1], v[int(NR / 2) + 1], v[NR] }'
+}
+
+# How late legacy's and toggling's timers may be, against optimized's in
+# the same boot: each kind's median at most LATE_K times optimized's,
+# taken as a tick if it was less, plus LATE_TICKS ticks; 20 ms at the
+# least, the fixed bound this replaced. A tick is the wheel's grain: on
+# the tick's clock its median reads 0, 1 or 2 ticks by where in a tick
+# the run began. Chosen from the three rounds repeated 68 times in 8
+# boots (the patched 6.12 and Debian's; host idle, beside stress-ng
+# --cpu 2 at nice 19, and at nice 0) and 6 runs of this test (docs/ci.md,
+# "Time-bounded tests"): the highest median was 0.10 of its bound for
+# the hrtimers (nanosleep while toggling, 1.96 ms against optimized's
+# 0.20 ms) and 0.40 for the wheel (2 ticks against 1). A host three
+# times slower makes the hrtimers' lateness three times larger, 0.30 of
+# the bound; the wheel's moves by whole ticks, and 5 pass where 2 were
+# the most seen.
+LATE_K=2 LATE_TICKS=3
+
 @test "timers fire on time, none early, in both modes and while toggling" {
-	# hrtimers and wheel timers (the ones TIMER_SOFTIRQ runs). Under TCG
-	# the host can hold one vCPU thread back: a timerfd hrtimer, which
-	# this hook never touches, once ran 9.7 ms late in optimized mode,
-	# and on the debug kernel (KASAN, lockdep) the wheel timers' median
-	# was 8.8 ms late in legacy, which raises on every tick. So one timer
-	# may be late by a tick plus 50 ms, a kind's median by five ticks. On
-	# PREEMPT_RT wheel timers expire in ksoftirqd, a SCHED_OTHER thread,
-	# and their median was 22.2 ms late in optimized: there, a tick plus
-	# 100 ms and 50 ms. A suppressed raise leaves wheel timers unfired:
-	# 2 s, far past all of them.
-	local slack=50000 median=16000
-	if preempt_rt; then slack=100000 median=50000; fi
-	in_each_mode timer_softirq "$T/timers" fire -t all \
-		--slack-us "$slack" --median-slack-us "$median"
+	# hrtimers and wheel timers (the ones TIMER_SOFTIRQ runs). Whatever
+	# the host, each must fire, none before its expiry, and none more
+	# than 2 s after it (timers' own checks): a suppressed raise leaves
+	# wheel timers unfired, and 2 s is twenty times the latest timer a
+	# loaded TCG host has shown (110 ms, docs/ci.md).
+	#
+	# How late they are is the host's as much as the hook's: under TCG a
+	# host that holds back a vCPU thread makes timers tens of ms late (a
+	# fixed 20 ms bound on the median failed a cold CI run on a slow
+	# machine, at 20.8 ms while toggling), and a slower host makes every
+	# timer later. So the modes are compared with each other in one
+	# boot: three rounds of optimized, legacy and toggling one after
+	# the other, so that the host's load of the moment falls on each
+	# mode alike, and each kind's median over its 24 timers in legacy
+	# and toggling against optimized's. Optimized is the kernel's own
+	# code (the hook only counts), so it is the yardstick.
+	#
+	# The wheel timers are compared on the tick's clock (wheel-tick,
+	# CLOCK_MONOTONIC_COARSE): all 8 of a run share one expiry jiffy, and
+	# jiffies lag or catch up with CLOCK_MONOTONIC by whole ticks under
+	# TCG (timers.c), so by CLOCK_MONOTONIC a run's 8 were -9 to +25 ms
+	# late together, on an idle host as on a loaded one; on the tick's
+	# clock every median was 0 to 2 ticks. What the hook can do to them,
+	# a softirq raised late or not at all, shows on that clock as ticks.
+	local late=$BATS_TEST_TMPDIR/late round mode rc kind tick=$((1000000 / HZ))
+	local n min med max omin omed omax bound line over=
+	for round in 1 2 3; do
+		for mode in optimized legacy toggling; do
+			if [ "$mode" = toggling ]; then
+				start_toggler timer_softirq
+			else
+				write_file "$SYS/timer_softirq/mode" "$mode"
+			fi
+			rc=0
+			run_or_say "path timer_softirq, mode $mode, round $round" \
+				"$T/timers" fire -t all --tick-us "$tick" -l || rc=$?
+			stop_toggler
+			[ "$rc" -eq 0 ] || return "$rc"
+			awk -v m="$mode" '$1 == "late" { for (i = 3; i <= NF; i++) print m, $2, $i }' \
+				<<<"$output" >>"$late"
+		done
+	done
+	for mode in legacy optimized; do
+		expect "$(counter timer_softirq $mode mismatches)" -eq 0 \
+			"timer_softirq $mode mismatches after the optimized, legacy and toggling runs"
+	done
+	for kind in timerfd nanosleep itimer wheel-tick wheel; do
+		read -r n omin omed omax < <(late_stats "$late" optimized "$kind")
+		bound=$((LATE_K * (omed > tick ? omed : tick) + LATE_TICKS * tick))
+		line="$kind, $n timers a mode: optimized $omin/$omed/$omax"
+		for mode in legacy toggling; do
+			read -r n min med max < <(late_stats "$late" "$mode" "$kind")
+			line+=", $mode $min/$med/$max"
+			# The wheel's by CLOCK_MONOTONIC: shown, not judged (above).
+			[ "$kind" = wheel ] || [ "$med" -le "$bound" ] ||
+				over+="$kind: $mode's median $med us late, over $LATE_K x optimized's $omed us (a tick at least) + $LATE_TICKS ticks = $bound us"$'\n'
+		done
+		if [ "$kind" = wheel ]; then
+			echo "# $line us late (min/median/max) by CLOCK_MONOTONIC, not judged" >&3
+		else
+			echo "# $line us late (min/median/max); median bound $bound us" >&3
+		fi
+	done
+	if [ -n "$over" ]; then
+		{
+			printf '%s' "$over"
+			echo "every timer's lateness (us), by mode and kind, the three rounds in order:"
+			awk '{ k = $1 " " $2; if (!(k in v)) o[n++] = k; v[k] = v[k] " " $3 }
+				END { for (i = 0; i < n; i++) print "  " o[i] ":" v[o[i]] }' "$late"
+		} >&2
+		return 1
+	fi
 }
 
 @test "an idle CPU's tick stays stopped in both modes (in optimized only, where the timer softirq runs in a thread)" {
@@ -106,6 +188,7 @@ tick_rate() {
 		# the raises make ticks.
 		limit=0.2
 		if timer_softirq_threaded && [ "$m" = legacy ]; then limit=1.05; fi
+		echo "# $m: the quietest CPU took $min TIMER softirqs/s" >&3
 		awk -v r="$min" -v l="$limit" 'BEGIN { exit !(r < l * 250) }' ||
 			fail "$m: the quietest CPU took $min TIMER softirqs/s, over $limit x HZ"
 	done

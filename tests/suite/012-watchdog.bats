@@ -15,15 +15,29 @@ setup() {
 
 # wait_revert: until exit_reparent is optimized again and the watchdog
 # has logged its revert (it switches the mode first, then counts and
-# logs), 5 s at most; the test's checks then say what did not happen.
+# logs), 30 s at most; the test's checks then say what did not happen.
+# The revert is a work item queued by the slow call: it has come within
+# the first 0.1 s poll after the workload in every run measured, loaded
+# host or not (docs/ci.md, "Time-bounded tests"), so 30 s is no bound a
+# slower host reaches. How long it took goes to the TAP.
 wait_revert() {
-	for _ in $(seq 50); do
-		[ "$(active_mode exit_reparent)" = optimized ] &&
-			dmesg | grep -q 'abpath: exit_reparent: a legacy call took' &&
+	local i
+	for ((i = 0; i < 300; i++)); do
+		if [ "$(active_mode exit_reparent)" = optimized ] &&
+			dmesg | grep -q 'abpath: exit_reparent: a legacy call took'; then
+			echo "# the revert was in after $i polls of 0.1 s" >&3
 			return 0
+		fi
 		sleep 0.1
 	done
 }
+
+# A budget no legacy call reaches on any host: 10 s, where the calls take
+# microseconds and a vCPU held back by the host for ten seconds would be
+# an RCU stall, which fails the run anyway. A path given it keeps a
+# budget of its own, which 10 ms was not: a legacy call can overrun 10 ms
+# under TCG when the host holds the vCPU back (helper.bash).
+NEVER=10000000
 
 @test "the default budget is 10 ms for every path" {
 	unload_module
@@ -34,17 +48,17 @@ wait_revert() {
 
 @test "a tiny budget reverts exit_reparent alone, counts it and logs it once" {
 	# exit_reparent's legacy scan takes far more than 1 us; the others
-	# keep the default and stay legacy.
-	per_path 10000 exit_reparent 1 >"$WD"
+	# keep a budget of their own that no host reaches, and stay legacy.
+	per_path "$NEVER" exit_reparent 1 >"$WD"
 	hold_warnings exit_reparent
 	write_file "$SYS/mode" legacy
 	"$WL/forkexit" -i 50 >/dev/null
 	wait_revert
 	release_warnings
-	expect "$(active_mode exit_reparent)" = optimized "exit_reparent, 5 s after legacy calls over its 1 us budget"
+	expect "$(active_mode exit_reparent)" = optimized "exit_reparent, 30 s after legacy calls over its 1 us budget"
 	for p in "${PATHS[@]}"; do
 		[ "$p" = exit_reparent ] ||
-			expect "$(active_mode "$p")" = legacy "$p, within its 10 ms budget"
+			expect "$(active_mode "$p")" = legacy "$p, within its $NEVER us budget"
 	done
 	expect "$(counter exit_reparent legacy watchdog_reverts)" -eq 1 "exit_reparent legacy watchdog_reverts"
 	run -0 dmesg
@@ -55,7 +69,7 @@ wait_revert() {
 }
 
 @test "after a revert, legacy can be chosen again and trips again" {
-	per_path 10000 exit_reparent 1 >"$WD"
+	per_path "$NEVER" exit_reparent 1 >"$WD"
 	for round in 1 2; do
 		hold_warnings exit_reparent
 		write_file "$SYS/exit_reparent/mode" legacy

@@ -40,11 +40,14 @@ setup() {
 	abpath bench forkexit --runs 8 -- -N 100 -i 300 >/dev/null 2>"$err" &
 	pid=$!
 	# Interrupt the second warm-up run, which has the path flipped; a slow
-	# (debug) kernel can take many seconds over the first one.
-	for _ in $(seq 1200); do
+	# (debug) kernel can take many seconds over the first one. 120 s is
+	# a bound no host reaches: run 2 began 0.4-0.6 s in under TCG, host
+	# loaded or not (docs/ci.md, "Time-bounded tests").
+	for ((i = 0; i < 1200; i++)); do
 		grep -q 'run 2 of' "$err" && [ "$(active_mode exit_reparent)" = optimized ] && break
 		sleep 0.1
 	done
+	echo "# run 2 began after $i polls of 0.1 s" >&3
 	[ "$(active_mode exit_reparent)" = optimized ] ||
 		fail "the bench never flipped the path: $(cat "$err")"
 	kill -INT "$pid"
@@ -111,10 +114,14 @@ setup() {
 		done' >"$out" 2>"$err" &
 	pid=$!
 	set +m
-	for _ in $(seq 600); do
+	# Two runs of sleep 1 and the bench's own work before run 3: it
+	# began 1.5-1.6 s in under TCG, host loaded or not, so 60 s is a
+	# bound no host reaches (docs/ci.md, "Time-bounded tests").
+	for ((i = 0; i < 600; i++)); do
 		grep -q 'run 3 of 8' "$err" && break
 		sleep 0.1
 	done
+	echo "# run 3 began after $i polls of 0.1 s" >&3
 	grep -q 'run 3 of 8' "$err" || fail "the bench never reached run 3: $(cat "$err")"
 	kill -INT -- -"$pid"
 	status=0
@@ -179,11 +186,19 @@ plant() {
 	expect "$(active_mode timer_fastpath)" = optimized "timer_fastpath after the failed benches"
 }
 
-# markers_in_5s LOG: how many of the bench's markers in LOG lie within
-# five seconds of its first.
+# markers_in_5s LOG: the most of the bench's markers in LOG that lie
+# within five seconds of one of them, and the seconds from the first to
+# the last: "COUNT SPAN".
 markers_in_5s() {
-	awk '/abpath: bench: / { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t)
-		if (!n++) t0 = t; if (t - t0 < 5) k++ } END { print k + 0 }' "$1"
+	awk '/abpath: bench: / { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t); ts[n++] = t }
+		END {
+			for (i = 0; i < n; i++) {
+				k = 0
+				for (j = i; j < n && ts[j] - ts[i] < 5; j++) k++
+				if (k > most) most = k
+			}
+			printf "%d %.2f\n", most, n ? ts[n - 1] - ts[0] : 0
+		}' "$1"
 }
 
 @test "a burst of short runs beside a collapse's reports loses no marker, and the VM's verdict excuses the reports" {
@@ -208,7 +223,13 @@ markers_in_5s() {
 	expect "$(grep -c 'abpath: bench: run [0-9]* of 16 ([a-z]*) ends$' "$log")" -eq 16 "end markers"
 	expect "$(grep -c 'abpath: bench: collapse reports [0-9.]*-[0-9.]*: 1 RCU stall, no CPU stalled, in run [0-9]* of 16 (legacy)$' "$log")" -eq 8 \
 		"collapse markers"
-	expect "$(markers_in_5s "$log")" -gt 10 "markers within 5 s of the first, past one open's limit"
+	# More than one open may write in 5 s went through. The 40 markers
+	# took 0.31-0.45 s here, host loaded or not (docs/ci.md,
+	# "Time-bounded tests"): a host must be some forty times slower
+	# before no 5 s hold 11 of them.
+	read -r most span < <(markers_in_5s "$log")
+	echo "# the 40 markers took ${span} s; at most $most within 5 s" >&3
+	expect "$most" -gt 10 "markers within 5 s of one of them (the 40 took $span s), past one open's limit"
 	# tests/vm/run's verdict on this log, had the reports been real: the
 	# spans excuse every one; without the spans, it fails the run.
 	sed 's/ (planted by the abpath tests)//' "$log" >"$log.real"
