@@ -12,6 +12,7 @@ DKMS_SRC := /usr/src/abpath-$(VERSION)
 DKMS_FILES := Kbuild VERSION dkms.conf module
 
 .PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
+	asan check-host-asan fuzz \
 	compat clean deb deb-arm64 rpm dkms-src dkms-install dkms-uninstall
 
 all: module userspace
@@ -59,6 +60,53 @@ check-host: all
 
 check-vm:
 	tests/vm/run
+
+# The CLI and the workloads built with ASan and UBSan, into a copy of
+# userspace/ in build/asan/ (with the headers of module/ it includes): the
+# host suite runs against them instead of the plain build, which stays
+# userspace/'s, the one the VM's initramfs takes (docs/ci.md). Each copy
+# has a GNUmakefile that pins the compiler and flags, so that a plain make
+# in it (a host test's) builds the same. clang, not gcc: gcc's UBSan
+# writes its report to stderr whatever log_path says, and a test that
+# discards a command's stderr would not see it. clang wants every field
+# of a positional initializer, which gcc's -Werror build does not.
+ASAN_DIR := build/asan
+SAN_CC := clang-14
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+asan:
+	tests/bin/deps.sh build
+	tests/bin/deps.sh fuzz
+	mkdir -p $(ASAN_DIR)/userspace/workloads $(ASAN_DIR)/module
+	cp -pu VERSION $(ASAN_DIR)/
+	cp -pu module/*.h $(ASAN_DIR)/module/
+	cd userspace && find . -name 'fuzz*' -prune -o \( -name '*.[ch]' -o \
+		-name Makefile -o -name abpath.1 -o -name abpath.bash-completion \) \
+		-print | xargs cp -pu --parents -t $(CURDIR)/$(ASAN_DIR)/userspace
+	for d in userspace userspace/workloads; do \
+		printf '%s\n' '# make asan: this copy builds with ASan and UBSan.' \
+			'CC := $(SAN_CC)' 'CFLAGS := $(SAN_FLAGS)' 'include Makefile' \
+			'override CFLAGS += -Wno-missing-field-initializers' \
+			>$(ASAN_DIR)/$$d/GNUmakefile; \
+	done
+	$(MAKE) -C $(ASAN_DIR)/userspace
+	$(MAKE) -C $(ASAN_DIR)/userspace/workloads
+
+# The host suite against build/asan/: a sanitizer's report fails the test
+# that ran it (tests/suite/last-run.bash).
+check-host-asan: all asan
+	tests/bin/deps.sh host
+	ABPATH_SANITIZED=1 ABPATH_BIN=$(CURDIR)/$(ASAN_DIR)/userspace/abpath \
+	ABPATH_WL_DIR=$(CURDIR)/$(ASAN_DIR)/userspace/workloads \
+	ABPATH_OBJECTS_ONLY="$(ABPATH_OBJECTS_ONLY)" bats --formatter tap tests/host
+
+# Each fuzz harness of the CLI's readers for FUZZ_SECONDS (tests/bin/fuzz):
+# CI gives each 9 s, make check-full 600.
+FUZZ_SECONDS ?= 60
+fuzz:
+	tests/bin/deps.sh build
+	tests/bin/deps.sh fuzz
+	tests/bin/fuzz $(FUZZ_SECONDS)
 
 demo:
 	tests/bin/demo

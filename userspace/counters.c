@@ -80,7 +80,9 @@ int counters_read(struct counter_set *s)
 		memset(&e, 0, sizeof(e));
 		fields = sscanf(line, "%63s %15s %63s %31s %1s", e.path,
 				e.mode, e.counter, num, extra);
-		if (fields != 4 || !parse_u64(num, &e.value)) {
+		if (fields != 4 || !parse_u64(num, &e.value) ||
+		    !ctl_is_name(e.path) || !ctl_is_name(e.mode) ||
+		    !ctl_is_name(e.counter)) {
 			abpath_error("%s:%d: cannot parse '%s' (expected "
 				     "'<path> <mode> <counter> <value>'); the "
 				     "module and the CLI disagree, update one",

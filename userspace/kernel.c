@@ -19,7 +19,7 @@
 #include "kernel.h"
 #include "output.h"
 
-/* The door's two helpers, control.c's too. */
+/* The door's helpers, control.c's and counters.c's too. */
 void ctl_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = strlen(src);
@@ -28,6 +28,14 @@ void ctl_copy(char *dst, size_t len, const char *src)
 		n = len - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+bool ctl_is_name(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '!' || *s > '~')
+			return false;
+	return true;
 }
 
 int ctl_read(const char *file, char *buf, size_t len)
@@ -139,7 +147,8 @@ int ctl_read_hooks(struct ctl_hooks *h)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %d", name, &val) != 2)
+		if (sscanf(line, "%63s %d", name, &val) != 2 ||
+		    !ctl_is_name(name))
 			continue;
 		if (!strcmp(name, "registered"))
 			h->registered = val != 0;
@@ -660,6 +669,14 @@ bool ctl_module_listed(void)
 	return access(dir, F_OK) == 0;
 }
 
+int ctl_boot_id(char *buf, size_t len)
+{
+	char file[4096];
+
+	snprintf(file, sizeof(file), "%s/sys/kernel/random/boot_id", ctl_proc());
+	return ctl_read(file, buf, len);
+}
+
 int ctl_cpu_model(char *buf, size_t len)
 {
 	char file[4096], line[512], *colon;
@@ -728,4 +745,10 @@ int ctl_clocksource(char *buf, size_t len)
 {
 	return ctl_sys_read("devices/system/clocksource/clocksource0/"
 			    "current_clocksource", buf, len);
+}
+
+bool ctl_names_open_file(const char *file)
+{
+	return !strncmp(file, "/dev/std", 8) || !strncmp(file, "/dev/fd/", 8) ||
+	       !strncmp(file, "/proc/", 6);
 }

@@ -86,6 +86,12 @@ struct ctl_hooks {
 
 /* snprintf(dst, len, "%s", src) without the truncation warning. */
 void ctl_copy(char *dst, size_t len, const char *src);
+/*
+ * Whether @s can be the module's name of a path, mode or counter: printable
+ * ASCII, no blank.  Any other byte is a file of something else, and
+ * would be no key of the output's JSON (not UTF-8).
+ */
+bool ctl_is_name(const char *s);
 /* Returns 0 or -errno; strips one trailing newline. */
 int ctl_read(const char *file, char *buf, size_t len);
 
@@ -150,5 +156,13 @@ int ctl_cpu_model(char *buf, size_t len);	/* the first "model name" */
 int ctl_cpu_microcode(char *buf, size_t len);
 int ctl_cpufreq_governor(long cpu, char *buf, size_t len);
 int ctl_clocksource(char *buf, size_t len);
+/* This boot's random id, as the kernel gives it (kernel.c). */
+int ctl_boot_id(char *buf, size_t len);
+/*
+ * Whether FILE is one of the kernel's names for a file already open
+ * (standard output, a descriptor's name in devfs or procfs): written in place, never
+ * replaced (atomic.c).
+ */
+bool ctl_names_open_file(const char *file);
 
 #endif

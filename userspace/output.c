@@ -83,10 +83,16 @@ static void out_add(const char *key, json_t *val)
 
 	if (!val)
 		oom();
-	if (json_is_array(parent))
+	if (json_is_array(parent)) {
 		json_array_append_new(parent, val);
-	else
-		json_object_set_new(parent, key ? key : "", val);
+	} else if (json_object_set_new(parent, key ? key : "", val)) {
+		/*
+		 * jansson has freed val, which out_push() would go on to
+		 * use: a key that is not UTF-8, which the readers keep out.
+		 */
+		fputs("abpath: error: an output key that is not UTF-8\n", stderr);
+		abort();
+	}
 	out_last = val;
 }
 
@@ -151,9 +157,47 @@ void out_hint(unsigned flags)
 	out_hints[i].flags |= flags;
 }
 
+/*
+ * jansson takes UTF-8 only, and a file name or a line of a kernel config
+ * can be in another encoding: such a string is shown with '?' for each
+ * byte that is not part of a UTF-8 character, rather than refused (which
+ * out_add() would take for running out of memory).  Each character is
+ * checked by jansson itself, so what passes is what it takes.
+ */
+static json_t *utf8_string(const char *val)
+{
+	json_t *j = json_string(val), *c;
+	size_t len, i, n;
+	char *fixed;
+
+	if (j)
+		return j;
+	len = strlen(val);
+	fixed = malloc(len + 1);
+	if (!fixed)
+		oom();
+	for (i = 0; i < len; i += n) {
+		unsigned char b = (unsigned char)val[i];
+
+		n = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+		c = n <= len - i ? json_stringn(val + i, n) : NULL;
+		if (c || b < 0x80) {
+			memcpy(fixed + i, val + i, n);
+		} else {
+			fixed[i] = '?';
+			n = 1;
+		}
+		json_decref(c);
+	}
+	fixed[len] = '\0';
+	j = json_string(fixed);
+	free(fixed);
+	return j;
+}
+
 void out_string(const char *key, const char *val)
 {
-	out_add(key, val ? json_string(val) : json_null());
+	out_add(key, val ? utf8_string(val) : json_null());
 }
 
 void out_u64(const char *key, uint64_t val)

@@ -2,15 +2,17 @@
 # Install the Debian packages a step needs, so a fresh Debian 12 machine
 # needs nothing but this clone.
 #
-#   tests/bin/deps.sh build|host|vm|stock-headers [stock-SUITE]
+#   tests/bin/deps.sh build|fuzz|host|vm|stock-headers [stock-SUITE]
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
 case ${1:-} in
 build) need_pkgs gcc make pkg-config libkmod-dev libjansson-dev zlib1g-dev python3 ;;
+# clang with libFuzzer and its sanitizer runtimes: make fuzz (tests/bin/fuzz).
+fuzz) need_pkgs clang-14 libfuzzer-14-dev libclang-rt-14-dev jq python3 ;;
 host) need_pkgs gnuplot-nox dkms bats bats-support bats-assert jq util-linux bsdutils perl man-db gcc libc6-dev \
 	python3 openssl xz-utils binutils \
-	python3-statsmodels ansible ansible-lint rpm rpmlint cpio ;;
+	python3-statsmodels ansible ansible-lint rpm rpmlint cpio valgrind ;;
 # The headers of one of Debian's own kernels of the host's release, by
 # suite (lib.sh's stock_spec; default stock-bookworm-6.12), for the host's
 # DKMS tests; prints their path.
@@ -24,5 +26,5 @@ stock-headers)
 	stock_headers "$name" "$kver"
 	;;
 vm) need_qemu || true; need_pkgs busybox-static kmod cpio gzip ;;
-*) echo "usage: $0 build|host|vm|stock-headers [stock-SUITE]" >&2; exit 2 ;;
+*) echo "usage: $0 build|fuzz|host|vm|stock-headers [stock-SUITE]" >&2; exit 2 ;;
 esac

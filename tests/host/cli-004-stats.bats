@@ -55,10 +55,15 @@ setup() {
 	local bad
 	for bad in 'group_cputime legacy calls' 'group_cputime legacy calls -1' \
 		'group_cputime legacy calls 12x' 'a b c 1 extra' \
-		'group_cputime legacy calls 18446744073709551616'; do
+		'group_cputime legacy calls 18446744073709551616' \
+		$'timer_fastpath leg\x94\x9acy calls 7' $'group_cputime legacy c\x01lls 1'; do
 		printf 'timer_softirq legacy calls 1\n%s\n' "$bad" >"$ABPATH_DEBUGFS/stats"
 		run -1 --separate-stderr "$ABPATH" stats
 		[[ $stderr == *"/stats:2: cannot parse"* ]] || fail "'$bad': $stderr"
+		# A name that is no UTF-8 was a JSON key freed under the table
+		# (fuzz-stats): now a line like any other that is not the module's.
+		run -1 --separate-stderr "$ABPATH" stats -j
+		[[ $stderr == *"/stats:2: cannot parse"* && -z $output ]] || fail "-j '$bad': $stderr"
 	done
 }
 

@@ -214,6 +214,22 @@ arm64_config() {
 	[[ $stderr == *"unexpected argument 'extra'"* ]] || fail "stderr: $stderr"
 }
 
+@test "a config, or its file's name, in another encoding than UTF-8 is judged, its bytes shown as '?' (fuzz-config)" {
+	# Ubuntu's, its version line and its name in Latin-1: this said "out
+	# of memory", jansson having refused the string.
+	local f=$BATS_TEST_TMPDIR/$'caf\xe9.config'
+	sed 's|^# Linux/x86 \(.*\) Kernel Configuration$|# Linux/x86 \1-caf\xe9 Kernel Configuration|' \
+		"$CONFIGS/ubuntu-24.04.1-6.8.0-52-generic.config" >"$f"
+	grep -q $'^# Linux/x86 .*-caf\xe9 Kernel Configuration$' "$f" || fail "no version line in $(head -5 "$f")"
+	judge "$f"
+	verdict 0 yes stock
+	run -0 jq -r '[.kernel.config_file, .kernel.config_version] | join(" ")' <<<"$json"
+	assert_output --regexp '/caf\?\.config 6\.8\.12-caf\?$'
+	run -0 --separate-stderr "$ABPATH" check --config "$f"
+	assert_line --regexp '^  config_file: +/.*/caf\?\.config$'
+	assert_line --regexp '^  config_version: +6\.8\.12-caf\?$'
+}
+
 @test "text and JSON come from the same tree" {
 	judge "$CONFIGS/talos-1.9.1-6.12.6-talos.config"
 	run -1 "$ABPATH" check --config "$CONFIGS/talos-1.9.1-6.12.6-talos.config"

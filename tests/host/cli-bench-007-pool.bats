@@ -56,12 +56,26 @@ agrees_with_statsmodels() {
 		         ("se", p["se"], want["se"]), ("tau2", p["tau2"], want["tau2"]),
 		         ("tau", p["tau"], math.sqrt(want["tau2"])), ("Q", p["q"], want["q"]),
 		         ("I2", p["i2"], want["i2"] or 0.0), ("sign_p", p["sign_test"]["p"], want["sign_p"])]
-		if want["k"] >= 3:
+		if want["k"] >= p["prediction_min_hosts"]:
 		    pairs += [("pi_lo", p["prediction_pi95"][0], math.exp(want["pi_lo"])),
 		              ("pi_hi", p["prediction_pi95"][1], math.exp(want["pi_hi"]))]
+		elif p["prediction_pi95"] is not None:
+		    pairs += [("prediction below its hosts", None, 0)]
 		for h, w in zip(got["hosts"], want["hosts"]):
 		    pairs += [("%s.%s" % (h["host"], k), h[g], w[k]) for g, k in
-		              (("log_ratio", "y"), ("variance", "v"), ("df", "df"), ("weight", "weight"))]
+		              (("log_ratio", "y"), ("variance", "v"), ("df", "df"), ("weight", "weight"),
+		               ("p_holm", "p_holm"))]
+		    if h["differs"] != w["differs"]:
+		        pairs += [("%s.differs %s, want %s" % (h["host"], h["differs"], w["differs"]), None, 0)]
+		without = {x["host"]: x for x in p["without"] or []}
+		for w in want["hosts"]:
+		    if w["name"] in without:
+		        x = without[w["name"]]
+		        pairs += [("%s.without" % w["name"], x["ratio"], math.exp(w["without"][0])),
+		                  ("%s.without_lo" % w["name"], x["ci95"][0], math.exp(w["without"][1])),
+		                  ("%s.without_hi" % w["name"], x["ci95"][1], math.exp(w["without"][2]))]
+		if sorted(without) != sorted(p["outliers"] or []):
+		    pairs += [("without %s, outliers %s" % (sorted(without), p["outliers"]), None, 0)]
 		bad = 0
 		for what, g, w in pairs:
 		    d = abs(g - w) if g is not None else math.inf
@@ -85,8 +99,8 @@ agrees_with_statsmodels() {
 	need_statsmodels
 	agrees_with_statsmodels k2
 	agrees_with_statsmodels k3
-	assert_line --regexp '^pi_lo '
 	agrees_with_statsmodels homogeneous
+	assert_line --regexp '^pi_lo '
 	agrees_with_statsmodels outlier8
 	agrees_with_statsmodels k10
 	assert_line --regexp '^host10\.weight '
@@ -117,7 +131,8 @@ agrees_with_statsmodels() {
 	assert_line --regexp '^  host05 .* yes$'
 	assert_equal "$(grep -c '^  host0[1-8] .* no$' <<<"$output")" 7
 	assert_line --regexp '^  outliers: +host05$'
-	assert_line --regexp '^  verdict: +legacy slower on every host: pooled legacy/optimized 1\.68 \(95% CI 1\.49–1\.90\); .*unlike the others: host05$'
+	assert_line --regexp '^    host05 +1\.775 +1\.700–1\.854$'
+	assert_line --regexp '^  verdict: +per host: legacy slower on each of the 8 hosts \(each host.s own 95% interval, Holm over 8\); mean over hosts: legacy slower, pooled legacy/optimized 1\.68 \(95% CI 1\.49–1\.90\) \(simulated coverage ≥ 0\.92 at 8 hosts\); a new host: 95% prediction interval 1\.12–2\.54 \(simulated coverage ≥ 0\.87 at 8 hosts\); unlike the others \(Bonferroni over 8\): host05, without it pooled legacy/optimized 1\.77 \(95% CI 1\.70–1\.85\)$'
 }
 
 @test "bench --pool: text and JSON are one tree" {
@@ -131,19 +146,24 @@ agrees_with_statsmodels() {
 	done
 }
 
-@test "bench --pool: no prediction interval below 3 hosts, no flags below 4" {
+@test "bench --pool: no prediction interval below 5 hosts, no flags below 4; 2 hosts say their coverage" {
 	fleet k2
 	run -0 --separate-stderr "$ABPATH" -j bench --pool "${FROM[@]}"
 	assert_equal "$(jq -c '[.pooled.hosts, .pooled.prediction_pi95, .pooled.outliers,
 		([.hosts[].outlier] | unique)]' <<<"$output")" '[2,null,null,[null]]'
 	run -0 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}"
 	assert_line --regexp '^  prediction_pi95: +-$'
-	assert_line --regexp '^  verdict: .*a new host: no prediction interval \(it needs 3 hosts\)$'
-	# From 3 hosts on there is one, around the mean.
+	assert_line --regexp '^  verdict: .* \(simulated coverage ≥ 0\.95 at 2 hosts, t with 1 df\); a new host: too few hosts for a prediction interval \(2; it needs 5\)$'
+	assert_equal "$(jq .pooled.ci95_coverage <<<"$("$ABPATH" -j bench --pool "${FROM[@]}")")" 0.95
 	fleet k3
 	run -0 --separate-stderr "$ABPATH" -j bench --pool "${FROM[@]}"
-	assert_equal "$(jq '.pooled | .prediction_pi95[0] < .ci95[0] and .ci95[1] < .prediction_pi95[1]
-		and .outliers == null' <<<"$output")" true
+	assert_equal "$(jq -c '.pooled | [.prediction_pi95, .prediction_coverage, .prediction_min_hosts, .outliers]' <<<"$output")" \
+		'[null,null,5,null]'
+	# From 5 hosts on there is one, around the mean, with its coverage.
+	fleet homogeneous
+	run -0 --separate-stderr "$ABPATH" -j bench --pool "${FROM[@]}"
+	assert_equal "$(jq '.pooled | .hosts == 5 and .prediction_pi95[0] < .ci95[0] and
+		.ci95[1] < .prediction_pi95[1] and .prediction_coverage > 0.8' <<<"$output")" true
 }
 
 @test "bench --pool --export-markdown: the per-host table and the verdict" {
@@ -155,7 +175,7 @@ agrees_with_statsmodels() {
 	grep -q '^| host | kernel | CPU | CPUs | microcode | governor |' <<<"$md" || fail "no table header: $md"
 	assert_equal "$(grep -c '^| host0[1-8] | 6\.1\.0-2[0-7]-amd64 | Fake CPU host0[1-8] @ 2\.[0-7]GHz | [246] | 0x500360[0-7] | performance | ' <<<"$md")" 8
 	grep -q '^| host05 | .* | 1\.20 (95% CI 1\.16–1\.25) | .* | \*\*yes\*\* |$' <<<"$md" || fail "host05's row: $md"
-	grep -q '^\*\*legacy slower on every host: .*unlike the others: host05\*\*$' <<<"$md" || fail "$md"
+	grep -q '^\*\*per host: legacy slower on each of the 8 hosts .*unlike the others (Bonferroni over 8): host05, without it pooled legacy/optimized 1\.77 (95% CI 1\.70–1\.85)\*\*$' <<<"$md" || fail "$md"
 	# To standard output, after the report.
 	run -0 --separate-stderr "$ABPATH" -j bench --pool "${FROM[@]}" --export-markdown -
 	assert_equal "$(head -n 1 <<<"$output" | jq -r .pooled.outliers[0])" host05
@@ -210,16 +230,16 @@ agrees_with_statsmodels() {
 	cp "$d/host01.json" "$BATS_TEST_TMPDIR/again/"
 	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "$BATS_TEST_TMPDIR/again/host01.json"
 	assert_equal "$stderr" "abpath: error: $d/host01.json and $BATS_TEST_TMPDIR/again/host01.json both name host 'host01': one result per host (two hosts? name them apart: --from LABEL=FILE)"
-	# Named apart, the same run is still one host: its provenance says so.
+	# Named apart, the same run is still one host: its runs say so.
 	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "other=$BATS_TEST_TMPDIR/again/host01.json"
-	assert_equal "$stderr" "abpath: error: $d/host01.json and $BATS_TEST_TMPDIR/again/host01.json are one run twice: the same host (abpath-vm), kernel build and time (2026-01-01T00:00:00Z) in their provenance"
+	assert_equal "$stderr" "abpath: error: $d/host01.json and $BATS_TEST_TMPDIR/again/host01.json are one run twice: the same 8 legacy and 6 optimized runs, value for value (a copy under another name?); --pool takes each host's bench once"
 	assert_equal "$output" ''
 	echo '{"a":1}' >"$BATS_TEST_TMPDIR/foreign.json"
 	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "$BATS_TEST_TMPDIR/foreign.json"
 	assert_equal "$stderr" "abpath: error: $BATS_TEST_TMPDIR/foreign.json: not an abpath bench result: neither \"samples\" (abpath bench -j) nor \"experiments\" or \"points\" (abpath bench --suite)"
 	echo 'host01 legacy 1 2 3' >"$BATS_TEST_TMPDIR/text.json"
 	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "$BATS_TEST_TMPDIR/text.json"
-	[[ $stderr == "abpath: error: $BATS_TEST_TMPDIR/text.json: line 1: "* ]] || fail "$stderr"
+	[[ $stderr == "abpath: error: $BATS_TEST_TMPDIR/text.json: not an abpath result: not JSON, line 1: "* ]] || fail "$stderr"
 	echo '{"schema": "abpath-bench/3", "suite": "history", "experiments": []}' >"$BATS_TEST_TMPDIR/suite.json"
 	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "$BATS_TEST_TMPDIR/suite.json"
 	assert_equal "$stderr" "abpath: error: $BATS_TEST_TMPDIR/suite.json is a suite's result: --pool pools plain bench results ('abpath bench -j')"
@@ -228,10 +248,60 @@ agrees_with_statsmodels() {
 		"$d/host02.json" >"$BATS_TEST_TMPDIR/few.json"
 	run -1 --separate-stderr "$ABPATH" bench --pool --from "$d/host01.json" --from "$BATS_TEST_TMPDIR/few.json"
 	assert_equal "$stderr" "abpath: error: $BATS_TEST_TMPDIR/few.json: 4 valid legacy and 1 valid optimized runs: pooling needs two or more of each"
-	jq '.complete = false' "$d/host02.json" >"$BATS_TEST_TMPDIR/stopped.json"
-	run -1 --separate-stderr "$ABPATH" bench --pool --from "$d/host01.json" --from "$BATS_TEST_TMPDIR/stopped.json"
-	[[ $stderr == *"stopped.json: an interrupted bench"* ]] || fail "$stderr"
+}
+
+@test "bench --pool: a copy is one run twice by its runs, whatever its name and provenance" {
+	fleet k3
+	local d=$BATS_TEST_TMPDIR/k3 copy=$BATS_TEST_TMPDIR/copy.json
+	# Another name, another time and boot, the runs in another order:
+	# still the same runs, value for value.
+	jq '.provenance.time = "2026-02-02T00:00:00Z" | .provenance.boot_id = "b" |
+		.samples |= reverse' "$d/host02.json" >"$copy"
+	run -1 --separate-stderr "$ABPATH" bench --pool "${FROM[@]}" --from "$copy"
+	assert_equal "$stderr" "abpath: error: $d/host02.json and $copy are one run twice: the same 4 legacy and 8 optimized runs, value for value (a copy under another name?); --pool takes each host's bench once"
 	assert_equal "$output" ''
+	# One run apart: another bench.
+	jq '(.samples | map(.warmup) | index(false)) as $i | .samples[$i].value *= 1.0001' \
+		"$copy" >"$BATS_TEST_TMPDIR/near.json"
+	run -0 --separate-stderr "$ABPATH" -j bench --pool --from "$d/host02.json" --from "$BATS_TEST_TMPDIR/near.json"
+	assert_equal "$(jq .pooled.hosts <<<"$output")" 2
+}
+
+@test "bench --pool: two benches started in the same second on VMs of one image are two hosts" {
+	fleet k3
+	local d=$BATS_TEST_TMPDIR/k3 a=$BATS_TEST_TMPDIR/vm-a.json b=$BATS_TEST_TMPDIR/vm-b.json
+	# One image: the same host name, kernel build and second; each VM its
+	# own boot, and its own runs.
+	jq '.provenance |= (.host = "abpath-vm" | .kernel_version = "#1 SMP" |
+		.time = "2026-03-03T10:00:00Z" | .time_nsec = 123456789 |
+		.boot_id = "1d2f")' "$d/host01.json" >"$a"
+	jq '.provenance |= (.host = "abpath-vm" | .kernel_version = "#1 SMP" |
+		.time = "2026-03-03T10:00:00Z" | .time_nsec = 123999999 |
+		.boot_id = "9e8c")' "$d/host02.json" >"$b"
+	run -0 --separate-stderr "$ABPATH" -j bench --pool --from "$a" --from "$b"
+	assert_equal "$(jq -c '[.pooled.hosts, [.machines[].time]]' <<<"$output")" \
+		'[2,["2026-03-03T10:00:00Z","2026-03-03T10:00:00Z"]]'
+	# Results from before boot_id and time_nsec: the same, by their runs.
+	jq '.provenance |= del(.boot_id, .time_nsec)' "$a" >"$BATS_TEST_TMPDIR/old-a.json"
+	jq '.provenance |= del(.boot_id, .time_nsec)' "$b" >"$BATS_TEST_TMPDIR/old-b.json"
+	run -0 --separate-stderr "$ABPATH" -j bench --pool --from "$BATS_TEST_TMPDIR/old-a.json" \
+		--from "$BATS_TEST_TMPDIR/old-b.json"
+	assert_equal "$(jq .pooled.hosts <<<"$output")" 2
+	# The same boot and nanosecond is one run, even if its runs were edited.
+	jq '.provenance.boot_id = "1d2f" | .provenance.time_nsec = 123456789' "$b" \
+		>"$BATS_TEST_TMPDIR/same.json"
+	run -1 --separate-stderr "$ABPATH" bench --pool --from "$a" --from "$BATS_TEST_TMPDIR/same.json"
+	assert_equal "$stderr" "abpath: error: $a and $BATS_TEST_TMPDIR/same.json are one run twice: the same boot (1d2f) and start (2026-03-03T10:00:00Z, to the nanosecond) in their provenance"
+}
+
+@test "bench: the provenance has the boot id and the start to the nanosecond" {
+	fake_cpuinfo
+	mkdir -p "$ABPATH_PROC/sys/kernel/random"
+	echo 6c1f6a6e-0d3b-4c8e-9a57-2f0d6c1e9b11 >"$ABPATH_PROC/sys/kernel/random/boot_id"
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --runs 2 --warmup 0
+	assert_equal "$(jq -r .provenance.boot_id <<<"$output")" 6c1f6a6e-0d3b-4c8e-9a57-2f0d6c1e9b11
+	# time_nsec: the nanoseconds past time's second.
+	assert_equal "$(jq '.provenance.time_nsec | . >= 0 and . < 1e9 and . == floor' <<<"$output")" true
 }
 
 @test "bench --pool: one host, no --from, and options of the other forms are usage errors" {
@@ -272,9 +342,10 @@ fake_cpuinfo() {
 @test "bench --pool: the machines carry CPUs, governor and microcode; an older file shows -" {
 	fake_cpuinfo
 	"$ABPATH" bench -j forkexit --runs 3 --warmup 0 >"$BATS_TEST_TMPDIR/one.json" 2>/dev/null
-	sleep 1
+	# The fake workload measures the same every time: a second host
+	# measures a little more, else its runs would be the first's.
 	"$ABPATH" bench -j forkexit --runs 3 --warmup 0 2>/dev/null |
-		jq 'del(.provenance.microcode)' >"$BATS_TEST_TMPDIR/two.json"
+		jq 'del(.provenance.microcode) | .samples[].value *= 1.01' >"$BATS_TEST_TMPDIR/two.json"
 	run -0 --separate-stderr "$ABPATH" -j bench --pool --from "$BATS_TEST_TMPDIR/one.json" \
 		--from "$BATS_TEST_TMPDIR/two.json"
 	assert_equal "$(jq -c '[.machines[] | [.host, .microcode, .cpufreq_governor, .cpus > 0]]' <<<"$output")" \

@@ -44,7 +44,7 @@ run_files() {
 	run_files upstream-stock-trixie-backports $'1..2\nok 1 a\nok 2 b' \
 		$'==> stock-trixie-backports is 7.3.4+deb13-amd64 (Debian trixie, built in /r)\nabpath-vm: 7.3.4+deb13-amd64, 2 CPUs'
 	run_files package-stock-bookworm $'ok 1 - README: apt install\n1..1\nok 1 smoke' \
-		$'==> stock-bookworm is 6.1.0-56-amd64 (Debian bookworm)\nabpath-vm: 6.1.0-56-amd64, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
+		$'==> 21:07:33 stock-bookworm is 6.1.0-56-amd64 (Debian bookworm)\nabpath-vm: 6.1.0-56-amd64, 2 CPUs\n# group_cputime: thread_group_cputime() entry'
 	# arm64: the patched 6.12's run and one of Debian's arm64 kernels.
 	run_files vm-6.12-arm64 $'1..1\nok 1 a' 'abpath-vm: 6.12.117, 2 CPUs'
 	run_files vm-stock-trixie-arm64 $'1..1\nok 1 a' \

@@ -9,9 +9,9 @@ setup_file() {
 }
 
 teardown() {
-	common_teardown
 	# Never leave anything behind, even when a test failed half-way.
 	[ -n "${PROG:-}" ] && pkill -KILL -x "${PROG##*/}" || true
+	common_teardown
 }
 
 @test "forkexit: idle tasks are gone after a normal run" {

@@ -2,7 +2,8 @@
 
 load ../suite/last-run
 
-WL_DIR="$BATS_TEST_DIRNAME/../../userspace/workloads"
+# $ABPATH_WL_DIR: another build of them (build/asan's, make check-host-asan).
+WL_DIR="${ABPATH_WL_DIR:-$BATS_TEST_DIRNAME/../../userspace/workloads}"
 WL_ALL="pound-times pound-clock forkexit thread-churn itimer-threads sleep-loop softirq-rate"
 
 # Builds the workloads once per file (a no-op when they are up to date).

@@ -35,7 +35,11 @@ definition, like is compared with like:
    the interval is the wider of HKSJ's and mu +- z * its square root.
    df_i, the Welch-Satterthwaite df of host i, is recomputed here.
  - The prediction interval and the leave-one-out intervals are not in
-   statsmodels: they are checked by their formulas on statsmodels' fits.
+   statsmodels: they are checked by their formulas on statsmodels' fits
+   (the leave-one-out ones at the Bonferroni level, pool.c's flag_outliers()
+   says how), and the pool without each host is statsmodels' fit of the
+   others.  The hosts' own p values are scipy's Welch t, and their Holm
+   adjustment statsmodels' multipletests().
 """
 import argparse
 import glob
@@ -49,6 +53,7 @@ import warnings
 import numpy as np
 from scipy import stats
 from statsmodels.stats.meta_analysis import combine_effects
+from statsmodels.stats.multitest import multipletests
 
 # statsmodels takes square roots of its random-effects variances even when
 # a negative tau^2 made them negative; those rows are not used (above).
@@ -127,6 +132,8 @@ def fit(y, v, df, scale):
     return {
         "res": res, "mu": mu, "tau2": max(res.tau2, 0), "ci": ci,
         "se": math.sqrt(var), "weights": w / w.sum(),
+        # HKSJ's q: its variance over the plain random-effects one.
+        "q_hksj": var_hksj / var_re,
     }
 
 
@@ -148,16 +155,32 @@ def expected(hosts, scale):
     if k >= 3:
         half = stats.t.isf((1 - LEVEL) / 2, k - 2) * math.sqrt(f["tau2"] + f["se"] ** 2)
         e["pi_lo"], e["pi_hi"] = f["mu"] - half, f["mu"] + half
+    # Each host's own Welch t test, and statsmodels' Holm over them.
+    e["p"] = 2 * stats.t.sf(np.abs(y) / np.sqrt(v), df)
+    reject, e["p_holm"], _, _ = multipletests(e["p"], alpha=1 - LEVEL, method="holm")
+    e["differs"] = [bool(r) for r in reject]
     above, below = int((y > 0).sum()), int((y < 0).sum())
     e["sign_p"] = stats.binomtest(above, above + below, 0.5).pvalue if above + below else 1.0
     e["above"], e["below"] = above, below
+    if k >= 3:
+        # The pool of the others, each host left out: its mean and interval.
+        e["without"] = []
+        for i in range(k):
+            keep = np.arange(k) != i
+            g = fit(y[keep], v[keep], df[keep], scale)
+            e["without"].append((g["mu"], g["ci"][0], g["ci"][1]))
     if k >= 4:
-        t3 = stats.t.isf((1 - LEVEL) / 2, k - 3)
+        # Bonferroni over the k hosts; the prediction from the others on
+        # t(k-4) and max(1, q), the host's own error on t(df_i).
+        a = (1 - LEVEL) / (2 * k)
+        tk = stats.t.isf(a, max(k - 4, 1))
         lo, hi, out = [], [], []
         for i in range(k):
             keep = np.arange(k) != i
             g = fit(y[keep], v[keep], df[keep], scale)
-            half = t3 * math.sqrt(g["tau2"] + g["se"] ** 2 + v[i])
+            ti = stats.t.isf(a, df[i]) if df[i] > 0 else stats.norm.isf(a)
+            half = math.sqrt(tk ** 2 * max(1, g["q_hksj"]) * (g["tau2"] + g["se"] ** 2)
+                             + ti ** 2 * v[i])
             lo.append(g["mu"] - half)
             hi.append(g["mu"] + half)
             out.append(not lo[-1] <= y[i] <= hi[-1])
@@ -174,7 +197,10 @@ def print_expected(fixture, scale):
     out["k"], out["above"], out["below"] = len(hosts), e["above"], e["below"]
     out["hosts"] = [{"name": n, "y": float(e["y"][i]), "v": float(e["v"][i]),
                      "df": float(e["df"][i]), "weight": float(e["weight"][i]),
-                     "outlier": bool(e["outlier"][i]) if "outlier" in e else None}
+                     "outlier": bool(e["outlier"][i]) if "outlier" in e else None,
+                     "p_holm": float(e["p_holm"][i]), "differs": e["differs"][i],
+                     "without": ([float(x) for x in e["without"][i]]
+                                 if "without" in e else None)}
                     for i, n in enumerate(hosts)]
     print(json.dumps(out))
 
@@ -227,6 +253,13 @@ def main():
             cmp("v_i", h["v"], e["v"][i], where)
             cmp("df_i", h["df"], e["df"][i], where)
             cmp("weight_i", h["weight"], e["weight"][i], where)
+            cmp("p_i", h["p"], e["p"][i], where)
+            cmp("p_holm_i", h["p_holm"], e["p_holm"][i], where)
+            if h["differs"] != e["differs"][i]:
+                failed.append(f"{where}: {h['name']} differs {h['differs']}, want {e['differs'][i]}")
+            if "without" in e:
+                for j, key in enumerate(("without_est", "without_lo", "without_hi")):
+                    cmp(key, h[key], e["without"][i][j], where)
             if "loo_lo" in e:
                 cmp("loo_lo", h["loo_lo"], e["loo_lo"][i], where)
                 cmp("loo_hi", h["loo_hi"], e["loo_hi"][i], where)

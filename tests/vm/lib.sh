@@ -7,7 +7,16 @@ ABPATH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export CCACHE_DIR=${CCACHE_DIR:-$ABPATH_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
-stage() { printf '==> %s\n' "$*" >&2; }
+# stage STEP: STEP's start, with the clock; the step before it in this
+# process gets its time, so a log says where a cold run's minutes went
+# (tests/tools/step-times reads them back).
+stage() {
+	local now
+	now=$(date +%s)
+	[ -z "${_step:-}" ] || printf '    %s: %ds\n' "$_step" $((now - _step_t0)) >&2
+	_step=$* _step_t0=$now
+	printf '==> %s %s\n' "$(date +%T)" "$*" >&2
+}
 info() { printf '    %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -516,6 +525,32 @@ root_install() {
 	in_root "$r" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
 		install -y -qq --no-install-recommends "$@" >/dev/null ||
 		die "cannot install $* in $r"
+}
+
+# pkg_root RELEASE KVER [DEBARCH]: the package install test's user
+# machine: RELEASE's minbase of DEBARCH (default amd64; another one's
+# maintainer scripts run under qemu-user, tests/package/install-test)
+# with linux-headers-KVER, the headers of the kernel it runs; made once,
+# kept in the cache, and its path printed. tests/bin/prefetch makes it
+# while the build stage compiles.
+pkg_root() {
+	local rel=$1 kver=$2 debarch=${3:-amd64} base
+	if [ "$debarch" = amd64 ]; then
+		base=$(make_root "$rel" "$ABPATH_CACHE/pkgroot-$rel" "the package install test") || exit
+	else
+		base=$(make_root "$rel" "$ABPATH_CACHE/pkgroot-$rel-$debarch" \
+			"the $debarch package install test (under qemu-user)" "" "$debarch") || exit
+	fi
+	(
+		flock 9
+		[ -f "$base/usr/src/linux-headers-$kver/Makefile" ] && exit 0
+		# apt install keeps what it downloads here, in the cache that
+		# every run's overlay mounts.
+		echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' \
+			>"$base/etc/apt/apt.conf.d/90abpath-keep"
+		root_install "$base" "linux-headers-$kver"
+	) 9>"$base.lock" || exit
+	echo "$base"
 }
 
 # stock_kernel NAME KVER: Debian's kernel KVER, ready to boot and build

@@ -77,11 +77,28 @@ out:
 	return err;
 }
 
+/*
+ * What a look's interval is judged against: 1, and the margin's ends when
+ * there is a margin.  Its numbers are printed beside these (report.h),
+ * so that "equivalent" is never shown with an end on the margin.
+ */
+static size_t rule_bounds(const struct seq_rule *r, double *b)
+{
+	b[0] = 1;
+	if (!(r->margin > 0))
+		return 1;
+	b[1] = 1 / (1 + r->margin);
+	b[2] = 1 + r->margin;
+	return 3;
+}
+
 bool bench_rule_stops(struct bench *b)
 {
 	struct bench_looks L;
 	const struct seq_look *l;
 	char v[32], lo[32], hi[32];
+	double bd[3];
+	size_t nb = rule_bounds(&b->o->seq, bd);
 
 	if (bench_looks(b, &L)) {
 		/* A value <= 0 or no memory: the report says which. */
@@ -94,10 +111,10 @@ bool bench_rule_stops(struct bench *b)
 			"legacy/optimized %s (%.4g%% CI %s–%s): %s\n",
 			b->o->label ? b->o->label : "", b->o->label ? ": " : "",
 			l->look, l->runs,
-			out_fmt_sig(v, sizeof(v), l->value, 3),
+			report_fmt_beside(v, sizeof(v), l->value, 3, bd, nb),
 			100 * (1 - l->alpha),
-			out_fmt_sig(lo, sizeof(lo), l->lo, 3),
-			out_fmt_sig(hi, sizeof(hi), l->hi, 3),
+			report_fmt_beside(lo, sizeof(lo), l->lo, 3, bd, nb),
+			report_fmt_beside(hi, sizeof(hi), l->hi, 3, bd, nb),
 			l->stop == SEQ_GO_ON ? "go on" :
 			seq_stop_name[l->stop]);
 	}
@@ -124,8 +141,9 @@ void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
 {
 	const struct seq_look *l = last_look(L);
 	const struct seq_rule *r = &b->o->seq;
-	char f[32], lo[32], hi[32], at[96];
-	double v, a, z;
+	char f[32], lo[32], hi[32], at[96], bnd[2][32], over[160];
+	double v, a, z, bd[3], bias;
+	size_t nb = rule_bounds(r, bd);
 
 	if (!l || !isfinite(l->lo)) {
 		snprintf(buf, len, "inconclusive: %s before the rule's first "
@@ -147,22 +165,36 @@ void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
 			a = 1 / l->hi;
 			z = 1 / l->lo;
 		}
+		bias = seq_stop_bias(r, l->runs);
+		if (isnan(bias))
+			snprintf(over, sizeof(over), "; a stop by the rule "
+				 "overstates the ratio (not simulated for this "
+				 "rule; the interval holds)");
+		else
+			snprintf(over, sizeof(over), "; a stop after %d runs "
+				 "per mode overstates the ratio: in simulation it "
+				 "averaged up to %.2f× the true one (the interval "
+				 "holds)", l->runs, 1 + bias);
 		snprintf(buf, len, "legacy is %sx %s (%g%% sequential CI "
-			 "%s–%s): the interval excludes 1 (%s)",
-			 out_fmt_sig(f, sizeof(f), v, 3),
+			 "%s–%s): the interval excludes 1 (%s)%s",
+			 report_fmt_beside(f, sizeof(f), v, 3, bd, 1),
 			 (b->lower_is_better ? l->value > 1 : l->value < 1) ?
 			 (speed ? "slower" : "worse") :
 			 (speed ? "faster" : "better"),
 			 100 * (1 - r->alpha),
-			 out_fmt_sig(lo, sizeof(lo), a, 3),
-			 out_fmt_sig(hi, sizeof(hi), z, 3), at);
+			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
+			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), at, over);
 		return;
 	case SEQ_EQUIVALENT:
-		snprintf(buf, len, "equivalent within ±%g%%: legacy/optimized "
-			 "%s (%g%% sequential CI %s–%s) (%s)",
-			 100 * r->margin, out_fmt_sig(f, sizeof(f), v, 3),
-			 100 * (1 - r->alpha), out_fmt_sig(lo, sizeof(lo), a, 3),
-			 out_fmt_sig(hi, sizeof(hi), z, 3), at);
+		snprintf(buf, len, "equivalent within ±%g%% (%s–%s): "
+			 "legacy/optimized %s (%g%% sequential CI %s–%s) (%s)",
+			 100 * r->margin,
+			 out_fmt_sig(bnd[0], sizeof(bnd[0]), bd[1], 4),
+			 out_fmt_sig(bnd[1], sizeof(bnd[1]), bd[2], 4),
+			 report_fmt_beside(f, sizeof(f), v, 3, bd, nb),
+			 100 * (1 - r->alpha),
+			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, nb),
+			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, nb), at);
 		return;
 	default:
 		snprintf(buf, len, "%s: legacy/optimized %s (%g%% sequential "
@@ -172,9 +204,10 @@ void bench_seq_verdict(const struct bench *b, const struct bench_looks *L,
 			 L->stop == SEQ_CAP ? "inconclusive: the cap was "
 			 "reached" : b->incomplete ? "inconclusive: "
 			 "interrupted" : "inconclusive: the rule did not stop",
-			 out_fmt_sig(f, sizeof(f), v, 3), 100 * (1 - r->alpha),
-			 out_fmt_sig(lo, sizeof(lo), a, 3),
-			 out_fmt_sig(hi, sizeof(hi), z, 3), at);
+			 report_fmt_beside(f, sizeof(f), v, 3, bd, nb),
+			 100 * (1 - r->alpha),
+			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, nb),
+			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, nb), at);
 	}
 }
 
@@ -182,6 +215,8 @@ void bench_emit_sequential(const struct bench *b, const struct bench_looks *L)
 {
 	const struct seq_rule *r = &b->o->seq;
 	const struct seq_look *l = last_look(L);
+	double bd[3];
+	size_t nb = rule_bounds(r, bd);
 
 	out_begin_object("sequential", OUT_PLAIN);
 	out_string("rule", "hsd-alpha-spending-welch-t-log-union-bound");
@@ -198,7 +233,11 @@ void bench_emit_sequential(const struct bench *b, const struct bench_looks *L)
 	out_string("stopped_by", stopped_by(b, L));
 	out_real("level", 1 - r->alpha, SIG);
 	out_real("value", l ? l->value : NAN, SIG);
-	out_range("ci", l ? l->lo : NAN, l ? l->hi : NAN, SIG);
+	/* How much a "different" stop here overstates it, in simulation. */
+	out_real("value_bias_max", l && L->stop == SEQ_DIFFERENT ?
+		 seq_stop_bias(r, l->runs) : NAN, 2);
+	out_range("ci", l ? l->lo : NAN, l ? l->hi : NAN,
+		  l ? report_range_sig(l->lo, l->hi, SIG, bd, nb) : SIG);
 	out_u64("runs_after_stop", (uint64_t)L->extra);
 	out_hint(OUT_HIDDEN);
 	out_begin_array("looks");
@@ -213,7 +252,8 @@ void bench_emit_sequential(const struct bench *b, const struct bench_looks *L)
 		out_real("alpha", l->alpha, SIG);
 		out_real("spent", l->spent, SIG);
 		out_real("value", l->value, SIG);
-		out_range("ci", l->lo, l->hi, SIG);
+		out_range("ci", l->lo, l->hi,
+			  report_range_sig(l->lo, l->hi, SIG, bd, nb));
 		out_real("df", l->df, SIG);
 		out_real("half_width", l->half, SIG);
 		out_string("decision", seq_stop_name[l->stop]);

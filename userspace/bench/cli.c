@@ -211,12 +211,13 @@ const char bench_help[] =
 	"      --pool       pool one bench's results from 2 to 64 hosts, a\n"
 	"                   --from each, named by the file's name without\n"
 	"                   .json or by LABEL (--from LABEL=FILE): per host\n"
-	"                   its ratio, CI and p; over the hosts the random-\n"
-	"                   effects mean ratio with its 95% CI (HKSJ), tau,\n"
-	"                   I^2, a new host's 95% prediction interval (3+\n"
-	"                   hosts), a sign test, and the hosts the others do\n"
-	"                   not predict (4+ hosts); -j and --export-markdown\n"
-	"                   too\n"
+	"                   its ratio, CI, p and whether it differs (Holm);\n"
+	"                   over the hosts the random-effects mean ratio with\n"
+	"                   its 95% CI (HKSJ) and simulated coverage, tau,\n"
+	"                   I^2, a sign test, a new host's 95% prediction\n"
+	"                   interval (5+ hosts), and the hosts the others do\n"
+	"                   not predict (4+ hosts, Bonferroni), each with the\n"
+	"                   pool without it; -j and --export-markdown too\n"
 	"      --suite history  the historical experiments, each a sweep of\n"
 	"                   one workload over one parameter: Markdown tables\n"
 	"                   on stdout; with --path, only the experiments\n"
@@ -384,6 +385,12 @@ int bench_run(const struct bench_opts *o)
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
 		return 1;
 	}
+	/*
+	 * The stop signals stay ours until the report and its files are
+	 * written: a Ctrl-C while they are costs neither the runs nor a
+	 * file, and is acted on once they are out.
+	 */
+	bench_signals_begin();
 	ret = bench_prepare(&b, o);
 	if (!ret)
 		ret = bench_collect(&b);
@@ -395,7 +402,8 @@ int bench_run(const struct bench_opts *o)
 	}
 	if (!ret)
 		ret = b.restore_err;
-	sig = b.stop_sig;
+	bench_signals_end();
+	sig = b.stop_sig ? b.stop_sig : bench_stopping();
 	bench_free(&b);
 	return sig ? bench_reraise(sig) : ret;
 }

@@ -3,8 +3,9 @@
  * A bench's result delivered: the report on standard output, then the
  * plot and the exports beside it: the summary as Markdown (to paste), one
  * CSV row per run (to plot elsewhere), and the JSON of -j, indented for a
- * person; and the writing of a file or of standard output that a pooled
- * report's Markdown (pooled.c) goes through too.
+ * person; and the writing of a file (whole or not at all, atomic.h) or of
+ * standard output that a pooled report's Markdown (pooled.c) goes
+ * through too.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../atomic.h"
 #include "../output.h"
 
 /* A CSV field: quoted when it must be (RFC 4180). */
@@ -45,7 +47,7 @@ static void write_markdown(FILE *f, const struct bench *b,
 			   const struct report *r)
 {
 	const struct bench_opts *o = b->o;
-	char v[6][32], p[32], ci[96], line[512];
+	char v[6][32], p[32], ci[96], line[512], why[256];
 
 	fputc('`', f);
 	if (!o->command)
@@ -55,9 +57,11 @@ static void write_markdown(FILE *f, const struct bench *b,
 			fputc(' ', f);
 		md_cell(f, o->args[i]);
 	}
-	fprintf(f, "`, path %s; %s (%s, %s is better)%s\n\n", o->path,
+	fprintf(f, "`, path %s; %s (%s, %s is better)%s%s\n\n", o->path,
 		b->metric, b->unit, b->lower_is_better ? "lower" : "higher",
-		b->incomplete ? "; incomplete: interrupted" : "");
+		b->incomplete ? "; incomplete: interrupted " : "",
+		b->incomplete ? report_fmt_interrupted(why, sizeof(why), b)
+			      : "");
 	fprintf(f, "| mode | runs | geometric mean | 95%% CI | median | min | "
 		"max |%s\n|---|---:|---:|---:|---:|---:|---:|%s\n",
 		o->command ? " user s | sys s |" : "",
@@ -217,19 +221,18 @@ static int write_json(FILE *f, const struct bench *b, const struct report *r)
 int export_to(const char *file, int (*write)(FILE *f, const void *ctx),
 	      const void *ctx)
 {
-	bool std = !strcmp(file, "-");
-	FILE *f = std ? stdout : fopen(file, "w");
+	struct atomic_file a;
 	int bad;
 
-	if (!f) {
-		abpath_error("cannot write %s: %s", file, strerror(errno));
-		return 1;
+	if (strcmp(file, "-")) {
+		if (atomic_open(&a, file))
+			return 1;
+		bad = write(a.f, ctx);
+		return atomic_commit(&a, bad);
 	}
-	bad = write(f, ctx);
-	bad |= std ? fflush(f) == EOF || ferror(f) : ferror(f) | fclose(f);
-	if (bad) {
-		abpath_error("writing %s: %s", std ? "standard output" : file,
-			     strerror(errno));
+	bad = write(stdout, ctx);
+	if (bad || fflush(stdout) == EOF || ferror(stdout)) {
+		abpath_error("writing standard output: %s", strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -19,10 +19,12 @@
  * measured travels with it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -132,23 +134,136 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 }
 
 
-json_t *bench_from_file(const char *file, const char **what)
+/*
+ * Past this a file is no result abpath wrote (a whole suite's history is
+ * a few MB): stop reading /dev/zero or a disk image, not run out of memory.
+ */
+#define FROM_MAX_BYTES	(256u << 20)
+
+/*
+ * The whole of fd into *buf (NUL-terminated for the messages, not for
+ * jansson, which is given the length), *len bytes: 0, -EFBIG past
+ * FROM_MAX_BYTES, -EILSEQ at a NUL byte (binary: no JSON text has one,
+ * and reading on would only take longer to say so), or -errno.
+ */
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *p = NULL, *q;
+	ssize_t r;
+
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			q = realloc(p, cap + 1);
+			if (!q) {
+				free(p);
+				return -ENOMEM;
+			}
+			p = q;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			free(p);
+			return (int)r;
+		}
+		if (!r)
+			break;
+		if (memchr(p + n, '\0', (size_t)r)) {
+			free(p);
+			return -EILSEQ;
+		}
+		n += (size_t)r;
+		if (n > FROM_MAX_BYTES) {
+			free(p);
+			return -EFBIG;
+		}
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The file's JSON, or NULL after an error that names it and says what it
+ * is instead: missing or unreadable, a directory, empty, binary, cut
+ * short (a copy that stopped, or an older abpath's write that a signal
+ * tore), or text that is not JSON.
+ */
+static json_t *load_json(const char *file, const char *what)
 {
 	bool in = !strcmp(file, "-");
+	int fd = in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
 	json_error_t err;
+	struct stat st;
+	size_t len = 0;
+	char *buf = NULL;
 	json_t *j;
+	int e;
 
-	*what = in ? "standard input" : file;
-	j = in ? json_loadf(stdin, 0, &err) : json_load_file(file, 0, &err);
-	if (!j) {
-		/* jansson says "unable to open FILE: No such file ..." */
-		if (err.line < 0 || strstr(err.text, "unable to open"))
-			abpath_error("%s", err.text);
-		else
-			abpath_error("%s: line %d: %s", *what, err.line,
-				     err.text);
+	if (fd < 0) {
+		abpath_error("cannot read %s: %s", what, strerror(errno));
 		return NULL;
 	}
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		if (!in)
+			close(fd);
+		abpath_error("%s is a directory, not a result file (abpath "
+			     "bench -j, or a suite's history.json)", what);
+		return NULL;
+	}
+	e = read_all(fd, &buf, &len);
+	if (!in)
+		close(fd);
+	if (e == -EILSEQ || e == -EFBIG) {
+		abpath_error("%s: not an abpath result: %s", what,
+			     e == -EILSEQ ? "a binary file, not JSON text" :
+			     "larger than any result (256 MiB)");
+		return NULL;
+	}
+	if (e) {
+		abpath_error("cannot read %s: %s", what, strerror(-e));
+		return NULL;
+	}
+	if (strspn(buf, " \t\r\n") == len) {
+		free(buf);
+		abpath_error("%s: an empty file, not an abpath result", what);
+		return NULL;
+	}
+	j = json_loadb(buf, len, 0, &err);
+	free(buf);
+	if (j)
+		return j;
+	switch (json_error_code(&err)) {
+	case json_error_premature_end_of_input:
+		abpath_error("%s: truncated: its JSON stops unfinished at "
+			     "byte %zu (line %d)", what, len, err.line);
+		break;
+	case json_error_invalid_utf8:
+		abpath_error("%s: not an abpath result: a binary file, not "
+			     "JSON text (line %d: %s)", what, err.line,
+			     err.text);
+		break;
+	default:
+		abpath_error("%s: not an abpath result: not JSON, line %d: "
+			     "%s", what, err.line, err.text);
+		break;
+	}
+	return NULL;
+}
+
+json_t *bench_from_file(const char *file, const char **what)
+{
+	json_t *j;
+
+	*what = strcmp(file, "-") ? file : "standard input";
+	j = load_json(file, *what);
+	if (!j)
+		return NULL;
 	if (!json_is_object(j)) {
 		bad(*what, "not a JSON object");
 	} else if (!json_object_get(j, "samples") &&

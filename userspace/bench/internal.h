@@ -126,6 +126,11 @@ struct bench {
 	struct ctl_paths paths;		/* the path(s) being switched */
 	int total;			/* runs in all, warm-ups included */
 	int done;			/* samples recorded */
+	/*
+	 * s's length: total for a bench that runs, the samples present for
+	 * one read back (an interrupted file has fewer than its total).
+	 */
+	int slots;
 	struct bench_sample *s;
 	/* From the workload's first report. */
 	char *workload_name, *metric, *unit;
@@ -325,6 +330,13 @@ void bench_gp_quote(FILE *f, const char *s);
  * --from FILE --from FILE ... (suite results: one table across them).
  */
 int bench_from(const struct bench_opts *o);
+/*
+ * cli.c: NULL if @o is a form the command line takes (@operands given
+ * before "--", @dashdash whether there was one), else why not; the fuzz
+ * harnesses drive only such forms.
+ */
+const char *bench_check_forms(const struct bench_opts *o, int operands,
+			      bool dashdash);
 /*
  * The JSON object in @file ("-": standard input), a bench's or a suite's
  * result of a schema this abpath reads, or NULL after the error; @what

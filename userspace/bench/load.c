@@ -113,6 +113,9 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 		return bad(what, "no \"workload\" or \"path\"");
 	if (!json_is_array(samples) || !json_array_size(samples))
 		return bad(what, "no \"samples\"");
+	/* More than any --runs and --warmup can make: not a bench's. */
+	if (json_array_size(samples) > 4000000)
+		return bad(what, "more \"samples\" than a bench makes");
 	if (get_count(j, "runs_per_mode", &o->runs) ||
 	    get_count(j, "warmup_per_mode", &o->warmup))
 		return bad(what, "no \"runs_per_mode\" or \"warmup_per_mode\"");
@@ -132,7 +135,12 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 	args = json_object_get(j, "args");
 	o->nargs = 0;
 	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
-	b->s = calloc(json_array_size(samples), sizeof(*b->s));
+	/*
+	 * One slot per sample present, never per run planned: a file's
+	 * counts are not to be trusted with an allocation.
+	 */
+	b->slots = (int)json_array_size(samples);
+	b->s = calloc((size_t)b->slots, sizeof(*b->s));
 	b->workload_name = dup_str(j, "workload", "");
 	b->metric = dup_str(j, "metric", "value");
 	b->unit = dup_str(j, "unit", "");

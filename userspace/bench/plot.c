@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "report.h"
+#include "../atomic.h"
 #include "../output.h"
 
 const char *bench_find_gnuplot(void)
@@ -55,6 +56,7 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 {
 	const char *gp = bench_find_gnuplot(), *fmt = bench_plot_format(file);
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	struct atomic_file a;
 	int fds[2], status;
 	pid_t pid;
 	FILE *f;
@@ -63,8 +65,17 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
 		return 1;
 	}
+	/*
+	 * gnuplot writes the temporary (a.tmp) by name, and we rename it
+	 * once gnuplot has said it is done: a plot stopped half way is
+	 * never left under the plot's name.  It inherits the stop signals
+	 * held, so a Ctrl-C does not cost the exports after the plot.
+	 */
+	if (atomic_open(&a, file))
+		return 1;
 	if (pipe2(fds, O_CLOEXEC)) {
 		abpath_error("pipe: %s", strerror(errno));
+		atomic_abort(&a);
 		return 1;
 	}
 	pid = fork();
@@ -72,9 +83,16 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 		abpath_error("fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		atomic_abort(&a);
 		return 1;
 	}
 	if (pid == 0) {
+		sigset_t chld;
+
+		/* A bench's hold on SIGCHLD is ours, not gnuplot's. */
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_UNBLOCK, &chld, NULL);
 		dup2(fds[0], STDIN_FILENO);
 		execl(gp, "gnuplot", (char *)NULL);
 		_exit(127);
@@ -93,7 +111,7 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 			fputs("set terminal pngcairo size 720,480 font "
 			      "'sans,10' background rgb 'white'\n", f);
 		fputs("set output ", f);
-		bench_gp_quote(f, file);
+		bench_gp_quote(f, a.tmp);
 		fputc('\n', f);
 		write(f, ctx);
 		fclose(f);
@@ -104,7 +122,8 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
+		return atomic_commit(&a, false);
+	atomic_abort(&a);
 	abpath_error("gnuplot (%s) could not write %s; see its messages "
 		     "above", gp, file);
 	return 1;
@@ -141,7 +160,7 @@ static void gp_script(FILE *f, const void *ctx)
 	static const char *const color[2] = { "#d62728", "#1f77b4" };
 	const struct bench *b = ((const struct gp_ctx *)ctx)->b;
 	const struct report *r = ((const struct gp_ctx *)ctx)->r;
-	char title[512];
+	char title[1024];
 	bool nonneg = true;
 	int k[2] = { 0, 0 }, nwarm = 0, ninvalid = 0;
 

@@ -67,6 +67,39 @@ enum pool_scale {
  */
 #define POOL_SCALE_DEFAULT	POOL_HKSJ_WELCH_FLOOR
 
+/* A log-scale estimate and interval and the same on the ratio scale. */
+struct pool_interval {
+	double est, lo, hi;		/* log scale */
+	double ratio, ratio_lo, ratio_hi;	/* exp() of the above */
+};
+
+/*
+ * The fewest hosts whose prediction interval is reported: below, t(k-2)
+ * makes it too wide to say anything (t(1) at 3 hosts spans 0.008-269 on
+ * real benches), and DerSimonian-Laird's tau^2 from 3 or 4 hosts is 0 so
+ * often that the interval covers a new host's ratio far less than its
+ * level.  tests/tools/verdict-table measures both (docs/benchmarks.md).
+ */
+#define POOL_PREDICT_MIN_K	5
+
+/*
+ * The simulated coverage of the 95% prediction interval at k hosts: the
+ * smallest over tau 0 to 2 typical host SEs, in tests/tools/verdict-table's
+ * fleets (which checks this table against its own simulation).  What the
+ * report states beside the interval; NaN below POOL_PREDICT_MIN_K.
+ */
+double pool_predict_coverage(size_t k);
+
+/*
+ * The simulated coverage of the 95% interval of the mean at k hosts, the
+ * smallest over tau 0 to 2 SE, as pool_predict_coverage() (and checked
+ * by the same simulation): from 3 to 10 hosts it falls to 0.92-0.94
+ * where tau is one or two host SEs, since each host's v comes from a few
+ * runs; 2 hosts (t with 1 df) cover more than 95%.  The report states it
+ * beside the interval; NaN below 2 hosts.
+ */
+double pool_mean_coverage(size_t k);
+
 /*
  * One host.  The caller fills y and v (pool_host_from_samples() does);
  * pool_combine() fills the rest.
@@ -84,19 +117,30 @@ struct pool_host {
 	/* Out: the host's share of the random-effects weights. */
 	double weight;
 	/*
+	 * Out: the two-sided p of the host's own Welch t test of y = 0 (its
+	 * interval excludes 1 at level exactly when p < 1 - level), and that
+	 * p adjusted by Holm's step-down over the k hosts: a host "differs"
+	 * when p_holm < 1 - level, so that the chance of any false "differs"
+	 * among the k is at most 1 - level, not k times it.
+	 */
+	double p, p_holm;
+	bool differs;
+	/*
 	 * Out, from 4 hosts on: where the other k - 1 hosts predict this
-	 * host's y (log scale), and whether y falls outside, leave one out.
+	 * host's y (log scale) at level 1 - (1 - level) / k (Bonferroni: the
+	 * chance that any of the k hosts is flagged when none stands out is
+	 * at most 1 - level), and whether y falls outside, leave one out.
 	 * NaN and false below 4 hosts.
 	 */
 	double loo_lo, loo_hi;
 	bool outlier;
+	/*
+	 * Out, from 3 hosts on: the pool of the other k - 1 hosts, its mean
+	 * and interval at level: what the pool says without this host.
+	 */
+	struct pool_interval without;
 };
 
-/* A log-scale estimate and interval and the same on the ratio scale. */
-struct pool_interval {
-	double est, lo, hi;		/* log scale */
-	double ratio, ratio_lo, ratio_hi;	/* exp() of the above */
-};
 
 struct pool_result {
 	size_t k;		/* hosts */
@@ -108,7 +152,8 @@ struct pool_result {
 	double hksj_q;		/* q above, before the floor */
 	/*
 	 * A new host's log ratio: mean.est and
-	 * mu +- t(k-2) * sqrt(tau^2 + se^2); NaN below 3 hosts.
+	 * mu +- t(k-2) * sqrt(tau^2 + se^2); NaN below 3 hosts.  The
+	 * report shows it from POOL_PREDICT_MIN_K hosts on.
 	 */
 	struct pool_interval predict;
 	/* Heterogeneity: DerSimonian-Laird tau^2 (log scale) and Cochran's Q. */
@@ -126,11 +171,18 @@ struct pool_result {
 	size_t above, below, ties;
 	double sign_p;
 	size_t outliers;	/* hosts flagged by leave-one-out */
+	/* Hosts that differ by Holm (pool_host.differs), by direction. */
+	size_t differ_above, differ_below;
+	/* The level of each leave-one-out interval: 1 - (1 - level) / k. */
+	double loo_level;
 };
 
 /*
  * y, v and df of one host from its valid, measured (not warm-up) runs per
- * mode.  0, -EINVAL (fewer than 2 runs in a mode), -EDOM (a value <= 0, or
+ * mode.  Each mode's logs are summed in sorted order, so that y depends on
+ * the runs and not on their order: a host whose legacy runs are its
+ * optimized runs in another order has y = 0 exactly, a tie, not a
+ * rounding error of either sign.  0, -EINVAL (fewer than 2 runs in a mode), -EDOM (a value <= 0, or
  * every run of both modes equal: v = 0 gives a host infinite weight), or
  * -ENOMEM.
  */
@@ -150,5 +202,14 @@ int pool_combine(struct pool_host *h, size_t k, double level,
 
 /* The exact two-sided sign test p of above against below (see above). */
 double pool_sign_p(size_t above, size_t below);
+
+/*
+ * Whether two hosts' runs are the same: each mode's runs equal as
+ * multisets (the same values, in any order).  One run twice, whatever
+ * its files are called.
+ */
+bool pool_same_runs(const double *l1, size_t nl1, const double *o1,
+		    size_t no1, const double *l2, size_t nl2,
+		    const double *o2, size_t no2);
 
 #endif

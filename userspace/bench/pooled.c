@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 #include "../output.h"
 
 /* The JSON of -j: its own schema, not a bench's (--from refuses it). */
-#define POOL_SCHEMA	"abpath-pool/1"
+#define POOL_SCHEMA	"abpath-pool/2"
 #define POOL_LEVEL	0.95
 
 /* One host: its file, what it ran, and its own report. */
@@ -42,6 +43,10 @@ struct phost {
 	char bench[1024];	/* the workload or command and its arguments */
 	const char *schema, *path, *metric, *unit;	/* borrowed from j */
 	bool lower_is_better;
+	/* Its valid measured runs per mode: what pool.c took, and what a copy shares. */
+	double *runs[2];
+	size_t n[2];
+	bool incomplete;	/* interrupted: fewer runs than it planned */
 };
 
 struct pooled {
@@ -49,7 +54,7 @@ struct pooled {
 	struct phost *p;
 	struct pool_host *h;	/* pool.c's, in the order of p */
 	struct pool_result r;
-	char verdict[640];
+	char verdict[2048];
 	/* Whether provenance.host tells the hosts apart beyond their labels. */
 	bool show_hostname;
 };
@@ -111,10 +116,17 @@ static int host_runs(struct phost *p, struct pool_host *h)
 	int ret, err = 0;
 
 	ret = bench_load(p->j, p->what, &b, &lo);
+	/*
+	 * A fixed count cut short by a signal: its runs are as good as any,
+	 * only fewer, and its weight says so.  The verdict names it.
+	 */
 	if (!ret && b.incomplete) {
-		abpath_error("%s: an interrupted bench (\"complete\": false): "
-			     "--pool takes complete ones", p->what);
-		ret = 1;
+		char why[256];
+
+		p->incomplete = true;
+		abpath_warn("%s: an interrupted bench (\"complete\": false), "
+			    "pooled with the runs it has: %s", p->what,
+			    report_fmt_interrupted(why, sizeof(why), &b));
 	}
 	/*
 	 * Its runs stopped when a rule saw enough: each host's Welch
@@ -151,8 +163,10 @@ static int host_runs(struct phost *p, struct pool_host *h)
 		p->report = bench_json(&b);
 		ret = !p->report;
 	}
-	free(v[0]);
-	free(v[1]);
+	for (int m = 0; m < 2; m++) {
+		p->runs[m] = v[m];
+		p->n[m] = n[m];
+	}
 	bench_free(&b);
 	free(lo.args);
 	return ret || err ? 1 : 0;
@@ -193,12 +207,47 @@ static int same(const struct phost *a, const struct phost *b,
 	return 1;
 }
 
-/* Whether two provenance strings are there and equal. */
+/* Whether two provenance values are there and equal. */
 static bool equal_key(json_t *a, json_t *b, const char *key)
 {
-	const char *x = str_of(a, key, NULL), *y = str_of(b, key, NULL);
+	json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
 
-	return x && y && !strcmp(x, y);
+	return x && y && !json_is_null(x) && json_equal(x, y);
+}
+
+/*
+ * One run twice, by what it measured or by where and when it ran: 0, or
+ * 1 after the error naming both files.
+ *
+ * By content: the same runs per mode (as multisets, in any order) are one
+ * bench however its files are named; two real benches do not agree in
+ * every run to the last bit.  By provenance: the same boot (its random
+ * boot id) and the same start to the nanosecond.  A host name, kernel
+ * build and time to the second are not enough: VMs of one image started
+ * together share all three (#54).  Results from before boot_id and
+ * time_nsec are judged by content alone.
+ */
+static int one_run_twice(const struct phost *a, const struct phost *b)
+{
+	if (pool_same_runs(a->runs[0], a->n[0], a->runs[1], a->n[1],
+			   b->runs[0], b->n[0], b->runs[1], b->n[1])) {
+		abpath_error("%s and %s are one run twice: the same %zu legacy "
+			     "and %zu optimized runs, value for value (a copy "
+			     "under another name?); --pool takes each host's "
+			     "bench once", a->what, b->what, a->n[0], a->n[1]);
+		return 1;
+	}
+	if (equal_key(a->pv, b->pv, "boot_id") &&
+	    equal_key(a->pv, b->pv, "time") &&
+	    equal_key(a->pv, b->pv, "time_nsec")) {
+		abpath_error("%s and %s are one run twice: the same boot (%s) "
+			     "and start (%s, to the nanosecond) in their "
+			     "provenance", a->what, b->what,
+			     str_of(a->pv, "boot_id", ""),
+			     str_of(a->pv, "time", ""));
+		return 1;
+	}
+	return 0;
 }
 
 /* One bench, each host once: 0, or 1 after the error. */
@@ -225,17 +274,8 @@ static int check_hosts(const struct pooled *P)
 					     a->what, b->what, a->label);
 				return 1;
 			}
-			if (equal_key(a->pv, b->pv, "host") &&
-			    equal_key(a->pv, b->pv, "kernel_version") &&
-			    equal_key(a->pv, b->pv, "time")) {
-				abpath_error("%s and %s are one run twice: the "
-					     "same host (%s), kernel build and "
-					     "time (%s) in their provenance",
-					     a->what, b->what,
-					     str_of(a->pv, "host", ""),
-					     str_of(a->pv, "time", ""));
+			if (one_run_twice(a, b))
 				return 1;
-			}
 		}
 	}
 	return 0;
@@ -263,6 +303,33 @@ static bool hostnames_useful(const struct pooled *P)
 	return differs && distinct;
 }
 
+/* snprintf at the end of P->verdict, never past it. */
+static void __attribute__((format(printf, 2, 3)))
+say(struct pooled *P, const char *fmt, ...)
+{
+	size_t used = strlen(P->verdict);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (used < sizeof(P->verdict))
+		vsnprintf(P->verdict + used, sizeof(P->verdict) - used, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Three findings, each with its own error rate (docs/benchmarks.md's
+ * verdict table), and the flag:
+ *  - per host: how many hosts' own 95% intervals exclude 1, Holm-adjusted
+ *    over the k (the chance of any false one is at most 5%); "on each of
+ *    the k hosts" only when every one does, in one direction;
+ *  - the mean over hosts: the pooled interval;
+ *  - a new host: the prediction interval with its simulated coverage,
+ *    from POOL_PREDICT_MIN_K hosts on;
+ *  - hosts unlike the others (Bonferroni over the k), each with the pool
+ *    of the others beside it.
+ * No sign test: below 6 hosts it cannot reach p < 0.05, and the per-host
+ * finding says what it would, with an error rate.
+ */
 static void verdict(struct pooled *P)
 {
 	const struct pool_result *r = &P->r;
@@ -270,53 +337,65 @@ static void verdict(struct pooled *P)
 	bool speed = report_speed_words(a->unit, a->lower_is_better);
 	const char *worse = speed ? "slower" : "worse";
 	const char *better = speed ? "faster" : "better";
-	/* Hosts whose ratio says legacy is worse, and better. */
-	size_t nw = a->lower_is_better ? r->above : r->below;
-	size_t nb = a->lower_is_better ? r->below : r->above;
-	char ci[128], p[32], lo[32], hi[32];
-	size_t used;
+	/* Hosts whose own interval says legacy is worse, and better. */
+	size_t nw = a->lower_is_better ? r->differ_above : r->differ_below;
+	size_t nb = a->lower_is_better ? r->differ_below : r->differ_above;
+	size_t k = (size_t)P->k;
+	char ci[160], lo[32], hi[32];
 	bool legacy_worse;
+
+	P->verdict[0] = '\0';
+	if (nw == k || nb == k)
+		say(P, "per host: legacy %s on each of the %zu hosts",
+		    nw == k ? worse : better, k);
+	else if (!nw && !nb)
+		say(P, "per host: no host shows a difference");
+	else
+		say(P, "per host: legacy %s on %zu of %zu hosts, %s on %zu, "
+		    "no difference shown on %zu", worse, nw, k, better, nb,
+		    k - nw - nb);
+	say(P, " (each host's own 95%% interval, Holm over %zu)", k);
 
 	report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio, r->mean.ratio_lo,
 			    r->mean.ratio_hi);
-	st_fmt_p(p, sizeof(p), r->sign_p);
 	if (r->mean.ratio_lo > 1 || r->mean.ratio_hi < 1) {
 		legacy_worse = a->lower_is_better ? r->mean.est > 0
 						  : r->mean.est < 0;
-		if ((legacy_worse ? nw : nb) == (size_t)P->k)
-			used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
-				"legacy %s on every host: pooled "
-				"legacy/optimized %s",
-				legacy_worse ? worse : better, ci);
-		else
-			used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
-				"legacy %s over the hosts: pooled "
-				"legacy/optimized %s, though %s on %zu of %d",
-				legacy_worse ? worse : better, ci,
-				legacy_worse ? better : worse,
-				legacy_worse ? nb : nw, P->k);
+		say(P, "; mean over hosts: legacy %s, pooled "
+		    "legacy/optimized %s", legacy_worse ? worse : better, ci);
 	} else {
-		used = (size_t)snprintf(P->verdict, sizeof(P->verdict),
-			"inconclusive: pooled legacy/optimized %s includes 1; "
-			"legacy %s on %zu hosts, %s on %zu (sign test %s)",
-			ci, worse, nw, better, nb, p);
+		say(P, "; mean over hosts: inconclusive, pooled "
+		    "legacy/optimized %s includes 1", ci);
 	}
-	if (P->k >= 3 && used < sizeof(P->verdict))
-		used += (size_t)snprintf(P->verdict + used,
-			sizeof(P->verdict) - used,
-			"; a new host: 95%% prediction interval %s–%s",
-			out_fmt_sig(lo, sizeof(lo), P->r.predict.ratio_lo, 3),
-			out_fmt_sig(hi, sizeof(hi), P->r.predict.ratio_hi, 3));
-	else if (used < sizeof(P->verdict))
-		used += (size_t)snprintf(P->verdict + used,
-			sizeof(P->verdict) - used, "; a new host: no "
-			"prediction interval (it needs 3 hosts)");
-	for (int i = 0, n = 0; i < P->k; i++)
-		if (P->h[i].outlier && used < sizeof(P->verdict))
-			used += (size_t)snprintf(P->verdict + used,
-				sizeof(P->verdict) - used, "%s%s",
-				n++ ? ", " : "; unlike the others: ",
-				P->p[i].label);
+	say(P, " (simulated coverage ≥ %.2f at %zu hosts%s)",
+	    pool_mean_coverage(k), k, k == 2 ? ", t with 1 df" : "");
+
+	if (k >= POOL_PREDICT_MIN_K)
+		say(P, "; a new host: 95%% prediction interval %s–%s "
+		    "(simulated coverage ≥ %.2f at %zu hosts)",
+		    out_fmt_sig(lo, sizeof(lo), r->predict.ratio_lo, 3),
+		    out_fmt_sig(hi, sizeof(hi), r->predict.ratio_hi, 3),
+		    pool_predict_coverage(k), k);
+	else
+		say(P, "; a new host: too few hosts for a prediction interval "
+		    "(%zu; it needs %d)", k, POOL_PREDICT_MIN_K);
+
+	for (size_t i = 0, n = 0; i < k; i++) {
+		const struct pool_interval *w = &P->h[i].without;
+
+		if (!P->h[i].outlier)
+			continue;
+		if (!n++)
+			say(P, "; unlike the others (Bonferroni over %zu):", k);
+		report_fmt_ratio_ci(ci, sizeof(ci), w->ratio, w->ratio_lo,
+				    w->ratio_hi);
+		say(P, "%s %s, without it pooled legacy/optimized %s",
+		    n > 1 ? "," : "", P->p[i].label, ci);
+	}
+	for (size_t i = 0, n = 0; i < k; i++)
+		if (P->p[i].incomplete)
+			say(P, "%s%s", n++ ? ", " : "; interrupted, pooled with "
+			    "the runs it has: ", P->p[i].label);
 }
 
 /* A number of the host's own report, by its keys. */
@@ -367,9 +446,16 @@ static void emit_hosts(const struct pooled *P)
 		emit_pv(p, "cpu_model");
 		out_u64("n_legacy", (uint64_t)own(p, "legacy", "n"));
 		out_u64("n_optimized", (uint64_t)own(p, "optimized", "n"));
+		out_bool("complete", !p->incomplete);
 		out_real("ratio", own(p, "ratio", "value"), SIG);
 		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
 		out_real("p", own(p, "mann_whitney", "p"), 2);
+		/* Its Welch t test, whose interval is ci95, and Holm's of it. */
+		out_real("p_welch", h->p, SIG);
+		out_hint(OUT_HIDDEN);
+		out_real("p_holm", h->p_holm, SIG);
+		out_hint(OUT_HIDDEN);
+		out_bool("differs", h->differs);
 		out_real("weight", h->weight, 2);
 		/* The log scale pool.c works on, for a program. */
 		out_real("log_ratio", h->y, SIG);
@@ -378,7 +464,9 @@ static void emit_hosts(const struct pooled *P)
 		out_hint(OUT_HIDDEN);
 		out_real("df", h->df, SIG);
 		out_hint(OUT_HIDDEN);
-		emit_range("loo_pi95", exp(h->loo_lo), exp(h->loo_hi), SIG);
+		/* At the Bonferroni level, pooled.outlier_level. */
+		emit_range("loo_pi", exp(h->loo_lo), exp(h->loo_hi), SIG);
+		out_hint(OUT_HIDDEN);
 		if (P->k >= 4)
 			out_bool("outlier", h->outlier);
 		else
@@ -417,6 +505,9 @@ static void emit_machines(const struct pooled *P)
 static void emit_pooled(const struct pooled *P)
 {
 	const struct pool_result *r = &P->r;
+	const bool lib = P->p[0].lower_is_better;
+	const double one = 1;
+	bool predict = P->k >= POOL_PREDICT_MIN_K;
 
 	out_begin_object("pooled", OUT_PLAIN);
 	out_u64("hosts", (uint64_t)P->k);
@@ -424,7 +515,10 @@ static void emit_pooled(const struct pooled *P)
 		   "t(k-1) interval, at least the normal one on the hosts' "
 		   "own Welch variances");
 	out_real("ratio", r->mean.ratio, SIG);
-	emit_range("ci95", r->mean.ratio_lo, r->mean.ratio_hi, SIG);
+	emit_range("ci95", r->mean.ratio_lo, r->mean.ratio_hi,
+		   report_range_sig(r->mean.ratio_lo, r->mean.ratio_hi, SIG,
+				    &one, 1));
+	out_real("ci95_coverage", pool_mean_coverage((size_t)P->k), 2);
 	out_real("log_ratio", r->mean.est, SIG);
 	out_hint(OUT_HIDDEN);
 	emit_range("log_ci95", r->mean.lo, r->mean.hi, SIG);
@@ -438,8 +532,16 @@ static void emit_pooled(const struct pooled *P)
 	out_real("i2", r->i2, 3);
 	out_real("q", r->q, SIG);
 	out_u64("q_df", (uint64_t)P->k - 1);
-	emit_range("prediction_pi95", r->predict.ratio_lo, r->predict.ratio_hi,
-		   SIG);
+	out_begin_object("hosts_differ", OUT_PLAIN);
+	out_u64("legacy_worse", lib ? r->differ_above : r->differ_below);
+	out_u64("legacy_better", lib ? r->differ_below : r->differ_above);
+	out_u64("neither", (uint64_t)P->k - r->differ_above - r->differ_below);
+	out_string("method", "each host's own Welch t, Holm over the hosts");
+	out_end();
+	emit_range("prediction_pi95", predict ? r->predict.ratio_lo : NAN,
+		   predict ? r->predict.ratio_hi : NAN, SIG);
+	out_real("prediction_coverage", pool_predict_coverage((size_t)P->k), 2);
+	out_u64("prediction_min_hosts", POOL_PREDICT_MIN_K);
 	out_begin_object("sign_test", OUT_PLAIN);
 	out_u64("above_1", r->above);
 	out_u64("below_1", r->below);
@@ -447,14 +549,34 @@ static void emit_pooled(const struct pooled *P)
 	out_real("p", r->sign_p, SIG);
 	out_end();
 	if (P->k >= 4) {
+		out_real("outlier_level", r->loo_level, SIG);
 		out_begin_array("outliers");
 		for (int i = 0; i < P->k; i++)
 			if (P->h[i].outlier)
 				out_string(NULL, P->p[i].label);
 		out_end();
 		out_hint(OUT_LINE);
+		/* What the pool says without each flagged host. */
+		out_begin_array("without");
+		out_hint(OUT_ROWS);
+		for (int i = 0; i < P->k; i++) {
+			const struct pool_interval *w = &P->h[i].without;
+
+			if (!P->h[i].outlier)
+				continue;
+			out_begin_object(NULL, OUT_PLAIN);
+			out_string("host", P->p[i].label);
+			out_real("ratio", w->ratio, SIG);
+			emit_range("ci95", w->ratio_lo, w->ratio_hi,
+				   report_range_sig(w->ratio_lo, w->ratio_hi,
+						    SIG, &one, 1));
+			out_end();
+		}
+		out_end();
 	} else {
+		out_null("outlier_level");
 		out_null("outliers");
+		out_null("without");
 	}
 	out_string("verdict", P->verdict);
 	out_end();
@@ -507,9 +629,9 @@ static int write_markdown(FILE *f, const void *ctx)
 		a->path, a->metric, a->unit,
 		a->lower_is_better ? "lower" : "higher", P->k);
 	fputs("| host | kernel | CPU | CPUs | microcode | governor | runs "
-	      "legacy/optimized | legacy/optimized (95% CI) | p | weight | "
-	      "outlier |\n|---|---|---|---:|---|---|---:|---:|---:|---:|---|\n",
-	      f);
+	      "legacy/optimized | legacy/optimized (95% CI) | p | differs "
+	      "(Holm) | weight | outlier |\n"
+	      "|---|---|---|---:|---|---|---:|---:|---:|---|---:|---|\n", f);
 	for (int i = 0; i < P->k; i++) {
 		const struct phost *h = &P->p[i];
 
@@ -520,31 +642,36 @@ static int write_markdown(FILE *f, const void *ctx)
 			md_cell(f, pv_or_dash(h, machine[m], ci, sizeof(ci)));
 		}
 		st_fmt_p(p, sizeof(p), own(h, "mann_whitney", "p"));
-		fprintf(f, " | %.0f/%.0f | %s | %s | %s | %s |\n",
+		fprintf(f, " | %.0f/%.0f | %s | %s | %s | %s | %s |\n",
 			own(h, "legacy", "n"), own(h, "optimized", "n"),
 			report_fmt_ratio_ci(ci, sizeof(ci),
 					    own(h, "ratio", "value"),
 					    own_ci(h, 0), own_ci(h, 1)),
 			p + (p[1] == '=' ? 2 : 1),
+			P->h[i].differs ? "yes" : "no",
 			out_fmt_sig(x[0], sizeof(x[0]), P->h[i].weight, 2),
 			P->k < 4 ? "-" : P->h[i].outlier ? "**yes**" : "no");
 	}
 	st_fmt_p(p, sizeof(p), r->sign_p);
-	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ); "
-		"between hosts tau %s (a factor %s), I² %s%%, Q %s on %d df; ",
+	fprintf(f, "\nPooled legacy/optimized %s (random effects, HKSJ; "
+		"simulated coverage ≥ %.2f); between hosts tau %s (a factor "
+		"%s), I² %s%%, Q %s on %d df; ",
 		report_fmt_ratio_ci(ci, sizeof(ci), r->mean.ratio,
 				    r->mean.ratio_lo, r->mean.ratio_hi),
+		pool_mean_coverage((size_t)P->k),
 		out_fmt_sig(x[0], sizeof(x[0]), r->tau, 3),
 		out_fmt_sig(x[1], sizeof(x[1]), r->tau_factor, 3),
 		out_fmt_sig(x[2], sizeof(x[2]), 100 * r->i2, 2),
 		out_fmt_sig(x[3], sizeof(x[3]), r->q, 3), P->k - 1);
-	if (P->k >= 3)
+	if (P->k >= POOL_PREDICT_MIN_K)
 		fprintf(f, "a new host's ratio: 95%% prediction interval "
-			"%s–%s; ",
+			"%s–%s (simulated coverage ≥ %.2f); ",
 			out_fmt_sig(x[0], sizeof(x[0]), r->predict.ratio_lo, 3),
-			out_fmt_sig(x[1], sizeof(x[1]), r->predict.ratio_hi, 3));
+			out_fmt_sig(x[1], sizeof(x[1]), r->predict.ratio_hi, 3),
+			pool_predict_coverage((size_t)P->k));
 	else
-		fputs("no prediction interval (it needs 3 hosts); ", f);
+		fprintf(f, "no prediction interval (it needs %d hosts); ",
+			POOL_PREDICT_MIN_K);
 	fprintf(f, "sign test %zu above 1, %zu below, %s.\n\n**", r->above,
 		r->below, p);
 	md_cell(f, P->verdict);
@@ -557,6 +684,8 @@ static void free_pooled(struct pooled *P)
 	for (int i = 0; P->p && i < P->k; i++) {
 		json_decref(P->p[i].j);
 		json_decref(P->p[i].report);
+		free(P->p[i].runs[0]);
+		free(P->p[i].runs[1]);
 	}
 	free(P->p);
 	free(P->h);

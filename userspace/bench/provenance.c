@@ -101,17 +101,27 @@ static json_t *sites(void)
 
 json_t *bench_provenance(void)
 {
-	char when[32] = "", backend[CTL_NAME_MAX], clocksource[64];
+	char when[32] = "", backend[CTL_NAME_MAX], clocksource[64], boot[64];
 	json_t *params = module_parameters(), *watchdog;
 	struct utsname u;
-	time_t now = time(NULL);
+	struct timespec now = { 0 };
 	struct tm tm;
-	bool have_backend, have_clock;
+	bool have_backend, have_clock, have_boot;
 
 	if (uname(&u))
 		u.release[0] = u.version[0] = u.nodename[0] = u.machine[0] = '\0';
-	if (gmtime_r(&now, &tm))
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (gmtime_r(&now.tv_sec, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/*
+	 * What tells one run from another where host, kernel and the second
+	 * agree: VMs of one image started together (#54).  The boot id
+	 * differs between boots and machines, the nanoseconds past time's
+	 * second (time_nsec) between benches of one boot.  Not one integer
+	 * of nanoseconds since 1970: past 2^53 it would not survive a
+	 * reader that takes JSON numbers as doubles (jq).
+	 */
+	have_boot = !ctl_boot_id(boot, sizeof(boot)) && *boot;
 	/* Two backends on one kernel release measure different sites. */
 	have_backend = !ctl_backend(backend, sizeof(backend));
 	/* A legacy arm's calls were judged against this budget. */
@@ -127,7 +137,7 @@ json_t *bench_provenance(void)
 	 * result.
 	 */
 	return json_pack("{s:s, s:s, s:s, s:s, s:s?, s:o?, s:O?, s:o?, s:I, "
-			 "s:o?, s:o?, s:o?, s:s?, s:s, s:s}",
+			 "s:o?, s:o?, s:o?, s:s?, s:s, s:s, s:I, s:s?}",
 			 "abpath_version", ABPATH_VERSION,
 			 "kernel", u.release,
 			 "kernel_version", u.version,
@@ -141,7 +151,9 @@ json_t *bench_provenance(void)
 			 "microcode", cpu_microcode(),
 			 "cpufreq_governor", cpufreq_governors(),
 			 "clocksource", have_clock ? clocksource : NULL,
-			 "host", u.nodename, "time", when);
+			 "host", u.nodename, "time", when,
+			 "time_nsec", (json_int_t)now.tv_nsec,
+			 "boot_id", have_boot ? boot : NULL);
 }
 
 char *bench_fmt_provenance(char *buf, size_t len, json_t *pv)

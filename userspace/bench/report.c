@@ -28,6 +28,26 @@ int report_invalid_runs(const struct bench *b)
 	return n;
 }
 
+const char *report_fmt_interrupted(char *buf, size_t len,
+				   const struct bench *b)
+{
+	int measured[2] = { 0, 0 }, warm = 0;
+
+	for (int i = 0; i < b->done; i++) {
+		if (b->s[i].warmup)
+			warm++;
+		else
+			measured[b->s[i].mode]++;
+	}
+	snprintf(buf, len, "after %d of %d runs: it holds %d legacy and %d "
+		 "optimized measured runs of the %s%d per mode planned, and "
+		 "%d warm-up%s", b->done, b->total > b->done ? b->total :
+		 b->done, measured[BENCH_LEGACY], measured[BENCH_OPTIMIZED],
+		 b->o->adaptive ? "at most " : "", b->o->runs, warm,
+		 warm == 1 ? "" : "s");
+	return buf;
+}
+
 /* Time-like metrics read better as slower/faster, others as worse/better. */
 bool report_speed_words(const char *unit, bool lower_is_better)
 {
@@ -40,19 +60,67 @@ bool report_speed_words(const char *unit, bool lower_is_better)
 	return !lower_is_better && strstr(unit, "/s");
 }
 
+int report_sig_beside(double x, int sig, const double *b, size_t nb)
+{
+	char buf[64];
+	double shown;
+	bool same;
+
+	if (!isfinite(x))
+		return sig;
+	/* out_fmt_sig() stops at 9 decimals: 17 digits is past that. */
+	for (; sig < 17; sig++) {
+		out_fmt_sig(buf, sizeof(buf), x, sig);
+		shown = strtod(buf, NULL);
+		same = true;
+		for (size_t i = 0; i < nb && same; i++)
+			same = (shown > b[i]) == (x > b[i]) &&
+			       (shown < b[i]) == (x < b[i]);
+		if (same)
+			break;
+	}
+	return sig;
+}
+
+int report_range_sig(double lo, double hi, int sig, const double *b,
+		     size_t nb)
+{
+	int a = report_sig_beside(lo, sig, b, nb);
+	int z = report_sig_beside(hi, sig, b, nb);
+
+	return a > z ? a : z;
+}
+
+const char *report_fmt_beside(char *buf, size_t len, double x, int sig,
+			      const double *b, size_t nb)
+{
+	return out_fmt_sig(buf, len, x, report_sig_beside(x, sig, b, nb));
+}
+
+const char *report_fmt_ratio_ci_beside(char *buf, size_t len, double v,
+				       double lo, double hi, const double *b,
+				       size_t nb)
+{
+	double all[8] = { 1 };
+	char x[32], y[32], z[32];
+	size_t n = 1;
+
+	for (size_t i = 0; i < nb && n < sizeof(all) / sizeof(all[0]); i++)
+		all[n++] = b[i];
+	report_fmt_beside(x, sizeof(x), v, 3, all, n);
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%s (95%% CI %s–%s)", x,
+			 report_fmt_beside(y, sizeof(y), lo, 3, all, n),
+			 report_fmt_beside(z, sizeof(z), hi, 3, all, n));
+	else
+		snprintf(buf, len, "%s (no CI)", x);
+	return buf;
+}
+
 const char *report_fmt_ratio_ci(char *buf, size_t len, double v, double lo,
 				double hi)
 {
-	char a[32], b[32], c[32];
-
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%s (95%% CI %s–%s)",
-			 out_fmt_sig(a, sizeof(a), v, 3),
-			 out_fmt_sig(b, sizeof(b), lo, 3),
-			 out_fmt_sig(c, sizeof(c), hi, 3));
-	else
-		snprintf(buf, len, "%s (no CI)", out_fmt_sig(a, sizeof(a), v, 3));
-	return buf;
+	return report_fmt_ratio_ci_beside(buf, len, v, lo, hi, NULL, 0);
 }
 
 /*
@@ -72,6 +140,7 @@ static void verdict(const struct bench *b, struct report *r)
 						      b->lower_is_better);
 	bool by_rank, by_ci;
 	double factor, flo, fhi;
+	const double one = 1;
 
 	st_fmt_p(p, sizeof(p), r->mw.p);
 	r->warning[0] = '\0';
@@ -126,11 +195,11 @@ static void verdict(const struct bench *b, struct report *r)
 	}
 	snprintf(r->verdict, sizeof(r->verdict),
 		 "legacy is %sx %s (95%% CI %s–%s), %s",
-		 out_fmt_sig(f, sizeof(f), factor, 3),
+		 report_fmt_beside(f, sizeof(f), factor, 3, &one, 1),
 		 legacy_worse ? (speed ? "slower" : "worse")
 			      : (speed ? "faster" : "better"),
-		 out_fmt_sig(lo, sizeof(lo), flo, 3),
-		 out_fmt_sig(hi, sizeof(hi), fhi, 3), p);
+		 report_fmt_beside(lo, sizeof(lo), flo, 3, &one, 1),
+		 report_fmt_beside(hi, sizeof(hi), fhi, 3, &one, 1), p);
 }
 
 /*
@@ -369,13 +438,16 @@ static void emit_mode(const struct bench *b, const struct report *r,
 static void emit_tests(const struct bench *b, const struct report *r)
 {
 	bool adaptive = b->o->adaptive;
+	const double one = 1;
 
 	out_begin_object("ratio", OUT_APART);
 	if (adaptive)
 		out_bool("unadjusted", true);
 	out_string("estimator", "geometric means, legacy/optimized");
 	out_real("value", r->ratio.value, SIG);
-	out_range("ci95", r->ratio.lo, r->ratio.hi, SIG);
+	/* Enough digits to show which side of 1 it lies on, as the verdict. */
+	out_range("ci95", r->ratio.lo, r->ratio.hi,
+		  report_range_sig(r->ratio.lo, r->ratio.hi, SIG, &one, 1));
 	out_string("method", "welch-t-log");
 	out_real("df", r->ratio.df, SIG);
 	out_end();
@@ -430,6 +502,13 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
 	out_bool("complete", !b->incomplete);
+	/* How far it got, where a reader of the text looks first. */
+	if (b->incomplete) {
+		char why[256];
+
+		out_string("interrupted",
+			   report_fmt_interrupted(why, sizeof(why), b));
+	}
 	out_string("schema", o->adaptive ? BENCH_SCHEMA_ADAPTIVE : BENCH_SCHEMA);
 	out_hint(OUT_HIDDEN);
 	out_jansson("provenance", b->provenance);

@@ -28,7 +28,7 @@ struct report {
 	struct st_paired paired;	/* adjacent legacy/optimized runs */
 	int paired_err;
 	struct st_mw mw;
-	char verdict[320];
+	char verdict[512];
 	char warning[160];		/* "" or why the runs are too few */
 	char invalid_note[160];		/* "" or how many runs were left out */
 	/* --runs auto: the rule's looks, whose verdict replaces the above. */
@@ -47,13 +47,41 @@ void report_free(struct report *r);
  */
 int report_invalid_runs(const struct bench *b);
 /*
+ * An interrupted bench's extent: "after 7 of 22 runs: it holds 3 legacy
+ * and 2 optimized measured runs of the 10 per mode planned, and 2
+ * warm-ups"; returns buf.
+ */
+const char *report_fmt_interrupted(char *buf, size_t len,
+				   const struct bench *b);
+/*
  * Whether the metric's worse side reads as "slower" (a time, or a
  * throughput) rather than "worse".
  */
 bool report_speed_words(const char *unit, bool lower_is_better);
-/* "2.11 (95% CI 1.90–2.34)", or without the CI when there is none. */
+/*
+ * The significant digits, sig or more, that x needs for its printed value
+ * to lie on the same side of each of the nb bounds b as x does (equal to
+ * one only if x is): an interval that excludes 1 is never printed as
+ * "1.00–1.20", nor one inside a margin of 2% as "0.980–1.01".
+ */
+int report_sig_beside(double x, int sig, const double *b, size_t nb);
+/* The digits both ends of an interval need, for out_range(). */
+int report_range_sig(double lo, double hi, int sig, const double *b,
+		     size_t nb);
+/* x at report_sig_beside()'s digits, into buf. */
+const char *report_fmt_beside(char *buf, size_t len, double x, int sig,
+			      const double *b, size_t nb);
+/*
+ * "2.11 (95% CI 1.90–2.34)", or without the CI when there is none; each
+ * number with 3 significant digits or as many more as it needs to show
+ * which side of 1 it lies on.
+ */
 const char *report_fmt_ratio_ci(char *buf, size_t len, double v, double lo,
 				double hi);
+/* The same, beside the bounds b as well as 1. */
+const char *report_fmt_ratio_ci_beside(char *buf, size_t len, double v,
+				       double lo, double hi, const double *b,
+				       size_t nb);
 /*
  * The mean of results.<key> (a command's CPU times, from wait4) over the
  * valid measured runs of mode @m; NaN without one.

@@ -404,7 +404,8 @@ void bench_free(struct bench *b)
 		json_decref(b->s[i].results);
 		json_decref(b->s[i].kernel_reports);
 	}
-	if (b->done < b->total && b->s)
+	/* A run that failed may have left its kernel reports in its slot. */
+	if (b->done < b->slots && b->s)
 		json_decref(b->s[b->done].kernel_reports);
 	kmsg_close(&b->kmsg);
 	free(b->s);
@@ -437,7 +438,8 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 
 	kmsg_open(&b->kmsg);
 	b->total = 2 * (o->warmup + o->runs);
-	b->s = calloc((size_t)b->total, sizeof(*b->s));
+	b->slots = b->total;
+	b->s = calloc((size_t)b->slots, sizeof(*b->s));
 	b->provenance = bench_provenance();
 	if (!b->s || !b->provenance) {
 		abpath_error("out of memory");
@@ -475,7 +477,8 @@ int bench_collect(struct bench *b)
 	b->restore_err = bench_modes_restore();
 	bench_signals_end();
 
-	sig = bench_stopping();
+	/* Still inside bench_run()'s hold: let a pending request count. */
+	sig = bench_stop_signal();
 	if (sig) {
 		fprintf(stderr, "abpath: bench: interrupted by %s in %s%srun %d "
 			"of %d", bench_signal_name(sig),

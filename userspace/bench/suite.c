@@ -34,6 +34,7 @@
 
 #include "internal.h"
 #include "experiments.h"
+#include "../atomic.h"
 #include "../output.h"
 
 
@@ -157,24 +158,16 @@ static int mkdir_p(const char *dir)
 
 static int write_json(const char *dir, const char *name, json_t *j)
 {
+	struct atomic_file a;
 	char file[4096];
-	FILE *f;
 	int bad;
 
 	snprintf(file, sizeof(file), "%s/%s.json", dir, name);
-	f = fopen(file, "w");
-	if (!f) {
-		abpath_error("%s: %s", file, strerror(errno));
+	if (atomic_open(&a, file))
 		return 1;
-	}
-	bad = json_dumpf(j, f, JSON_COMPACT | JSON_REAL_PRECISION(15)) < 0;
-	fputc('\n', f);
-	bad |= ferror(f);
-	if (fclose(f) || bad) {
-		abpath_error("writing %s: %s", file, strerror(errno));
-		return 1;
-	}
-	return 0;
+	bad = json_dumpf(j, a.f, JSON_COMPACT | JSON_REAL_PRECISION(15)) < 0;
+	fputc('\n', a.f);
+	return atomic_commit(&a, bad);
 }
 
 /* Checked before the first run, not after an hour of them. */
@@ -406,9 +399,12 @@ int bench_suite(const struct bench_opts *o)
 		return 1;
 	}
 
+	/*
+	 * Held until history.json, the tables and the plots are out: a stop
+	 * request then costs nothing written, and is acted on after.
+	 */
 	bench_signals_begin();
 	ret = run_all(&sr);
-	bench_signals_end();
 	sig = bench_stop_signal();
 	if (!ret && sig) {
 		fprintf(stderr, "abpath: suite: interrupted by %s after the "
@@ -442,5 +438,11 @@ int bench_suite(const struct bench_opts *o)
 	if (!ret && o->plot)
 		ret = suite_plot(sr.history, o->plot);
 	json_decref(sr.history);
-	return sig && ret == 128 + sig ? bench_reraise(sig) : ret;
+	bench_signals_end();
+	if (sig && ret == 128 + sig)
+		return bench_reraise(sig);
+	/* A request that came once the suite was done: done, then stop. */
+	if (!sig && !ret && bench_stopping())
+		return bench_reraise(bench_stopping());
+	return ret;
 }
