@@ -4,12 +4,12 @@
  * and ties the runs to the report (bench_run()); run.c makes the runs,
  * each a child process (child.c) in the mode modes.c sets and checks,
  * stopped by signals.c, with the provenance of provenance.c; report.c
- * computes the statistics (statistics.c) and emits the result as one
+ * computes the statistics (maths/statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
  * (report.h); from.c reads a saved result back through load.c;
  * suite.c runs the experiments of experiments.c, and tables.c prints
  * them.  With --runs auto, adaptive.c applies the stopping rule of
- * sequential.c to the runs, for run.c (whether to stop) and report.c
+ * maths/sequential.c to the runs, for run.c (whether to stop) and report.c
  * (the looks and the verdict).  No two files depend on each other both
  * ways.
  */
@@ -26,7 +26,7 @@
 #include "../control.h"
 #include "../kmsg.h"
 #include "bench.h"
-#include "sequential.h"
+#include "maths/sequential.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1

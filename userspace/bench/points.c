@@ -13,7 +13,7 @@
 
 #include "internal.h"
 #include "points.h"
-#include "statistics.h"
+#include "maths/statistics.h"
 #include "../output.h"
 
 double pt_num(json_t *j)
