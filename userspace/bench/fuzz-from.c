@@ -2,7 +2,7 @@
 /*
  * libFuzzer: abpath bench --from FILE, and --from FILE --from FILE ...,
  * through bench_from() as the command line calls it: a bench's result
- * (load.c) or a suite's (tables.c), each reported as text and as -j.
+ * (result.c) or a suite's (tables.c), each reported as text and as -j.
  * Files are cut at FUZZ_SEP; more than one is the suites' table across
  * them.  Seeds: tests/host/cli-bench-fixtures, tests/host/fixtures.
  */

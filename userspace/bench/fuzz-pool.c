@@ -2,7 +2,7 @@
 /*
  * libFuzzer: abpath bench --pool --from FILE --from FILE ..., through
  * bench_pool() as the command line calls it, as text and as -j; the
- * input is cut at FUZZ_SEP into the hosts' files (load.c, pooled.c,
+ * input is cut at FUZZ_SEP into the hosts' files (result.c, pooled.c,
  * pool.c).  Seeds: tests/host/cli-bench-fixtures, joined in pairs.
  */
 #include "../fuzz.h"
