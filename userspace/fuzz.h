@@ -4,7 +4,8 @@
  * hands its input to the CLI's own reader as the CLI gets it: a file
  * name, which here is a memfd's /dev/fd/N, so that no reader
  * grows a second way in that only the fuzzer would take.  Only the
- * harnesses include this.
+ * harnesses include this; fuzz-quiet.c is the LLVMFuzzerInitialize() of
+ * those that only quiet stdout.
  */
 #ifndef ABPATH_FUZZ_H
 #define ABPATH_FUZZ_H

@@ -9,14 +9,6 @@
 #include "../fuzz.h"
 #include "internal.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_stdout();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_file f[BENCH_MAX_ACROSS];

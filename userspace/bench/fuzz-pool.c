@@ -11,14 +11,6 @@
 /* More hosts than this add no path the first ones did not take. */
 #define FUZZ_HOSTS	6
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_stdout();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_file f[FUZZ_HOSTS];
