@@ -296,8 +296,18 @@ const char *bench_suite_check(const char *name);
  */
 const char *bench_suite_path_check(const char *list, const char **bad);
 
-/* tables.c: a suite result (history.json) as Markdown and plots. */
-int suite_print_markdown(FILE *f, struct json_t *history);
+/*
+ * tables.c: a suite result (history.json) as tables and plots.  The
+ * tables are one tree, built once (suite_tables(): per experiment its
+ * heading, columns, a row per point whose cells hold the text shown and
+ * the numbers it rounds, and the paragraphs under it; NULL after the
+ * error), which suite_report() prints as Markdown, or with @json as
+ * @doc (the result as saved) with the tree beside it as "tables":
+ * 0, or 1 after the error.
+ */
+struct json_t *suite_tables(struct json_t *history);
+int suite_report(FILE *f, struct json_t *doc, struct json_t *history,
+		 bool json);
 /*
  * Several suite results (histories, named for the caption): per
  * experiment one table, the source's figures and each result's
