@@ -9,19 +9,16 @@
 #include "../fuzz.h"
 #include "internal.h"
 
+static void from(const char *const *names, int n, bool json)
+{
+	struct bench_opts o = { .json = json, .nfrom = n };
+
+	memcpy(o.from, names, (size_t)n * sizeof(*names));
+	bench_from(&o);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_file f[BENCH_MAX_ACROSS];
-	struct bench_opts o = { 0 };
-	int n = fuzz_split(data, size, f, BENCH_MAX_ACROSS);
-
-	for (int i = 0; i < n; i++)
-		o.from[o.nfrom++] = f[i].name;
-	for (int json = 0; json < 2; json++) {
-		o.json = json;
-		bench_from(&o);
-	}
-	for (int i = 0; i < n; i++)
-		fuzz_close(&f[i]);
+	fuzz_with_files(data, size, BENCH_MAX_ACROSS, from);
 	return 0;
 }

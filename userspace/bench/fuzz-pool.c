@@ -11,19 +11,16 @@
 /* More hosts than this add no path the first ones did not take. */
 #define FUZZ_HOSTS	6
 
+static void pool(const char *const *names, int n, bool json)
+{
+	struct bench_opts o = { .pool = true, .json = json, .nfrom = n };
+
+	memcpy(o.from, names, (size_t)n * sizeof(*names));
+	bench_pool(&o);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_file f[FUZZ_HOSTS];
-	struct bench_opts o = { .pool = true };
-	int n = fuzz_split(data, size, f, FUZZ_HOSTS);
-
-	for (int i = 0; i < n; i++)
-		o.from[o.nfrom++] = f[i].name;
-	for (int json = 0; json < 2; json++) {
-		o.json = json;
-		bench_pool(&o);
-	}
-	for (int i = 0; i < n; i++)
-		fuzz_close(&f[i]);
+	fuzz_with_files(data, size, FUZZ_HOSTS, pool);
 	return 0;
 }
