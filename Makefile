@@ -81,7 +81,7 @@ asan:
 	cp -pu VERSION $(ASAN_DIR)/
 	cp -pu module/*.h $(ASAN_DIR)/module/
 	cd userspace && find . -name 'fuzz*' -prune -o \( -name '*.[ch]' -o \
-		-name Makefile -o -name abpath.1 -o -name abpath.bash-completion \) \
+		-name Makefile -o -name "abpath*.1" -o -name abpath.bash-completion \) \
 		-print | xargs cp -pu --parents -t $(CURDIR)/$(ASAN_DIR)/userspace
 	for d in userspace userspace/workloads; do \
 		printf '%s\n' '# make asan: this copy builds with ASan and UBSan.' \

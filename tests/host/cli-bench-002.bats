@@ -333,8 +333,8 @@ start_slow_bench() {
 	assert_line --regexp '^  bench +A/B-benchmark a workload'
 	local opt
 	for opt in $("$ABPATH" bench --help | grep -o -- '--[a-z]\+'); do
-		grep -q -- "\\\\-\\\\-${opt#--}" "$TOP/userspace/abpath.1" ||
-			fail "$opt missing from abpath.1"
+		grep -q -- "\\\\-\\\\-${opt#--}" "$TOP/userspace/abpath-bench.1" ||
+			fail "$opt missing from abpath-bench.1"
 	done
 	grep -q '^\.B bench ' "$TOP/userspace/abpath.1"
 	run -0 bash -c '
