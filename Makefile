@@ -9,7 +9,12 @@ KDIR ?= $(VM_KDIR)
 
 VERSION := $(shell cat VERSION)
 DKMS_SRC := /usr/src/abpath-$(VERSION)
-DKMS_FILES := Kbuild VERSION dkms.conf module
+# The one list of what DKMS builds the module from: make dkms-src installs
+# it into DKMS_SRC, and debian/rules, rpm/abpath.spec and tests/bin/dkms-build
+# call make dkms-src, so a new file in module/ ships everywhere at once.
+DKMS_DATA := Kbuild VERSION dkms.conf
+DKMS_MODULE := $(wildcard module/*.c module/*.h module/*.kbuild) module/klp.symvers
+DKMS_SCRIPTS := module/build module/klp-convert
 
 .PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
 	asan check-host-asan fuzz \
@@ -144,8 +149,10 @@ rpm:
 # installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").
 dkms-src:
 	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp -r $(DKMS_FILES) $(DKMS_SRC)/
+	install -d $(DKMS_SRC)/module
+	install -m 0644 $(DKMS_DATA) $(DKMS_SRC)/
+	install -m 0644 $(DKMS_MODULE) $(DKMS_SRC)/module/
+	install -m 0755 $(DKMS_SCRIPTS) $(DKMS_SRC)/module/
 
 dkms-install: dkms-src
 	dkms add abpath/$(VERSION)
