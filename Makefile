@@ -120,11 +120,11 @@ demo:
 overhead:
 	tests/bin/overhead
 
-# README's compatibility matrix, from the last make check or check-full,
+# docs/matrix.md's compatibility matrix, from the last make check or check-full,
 # and the preflight's verdict on each published config (no VM needed).
 compat: userspace
-	tests/tools/compat-configs --readme README.md
-	tests/tools/compat-matrix build/check --readme README.md
+	tests/tools/compat-configs --doc docs/matrix.md
+	tests/tools/compat-matrix build/check --doc docs/matrix.md
 
 # The Debian packages (debian/): abpath-dkms and abpath in build/deb/,
 # checked by lintian. README's install block is what a user does with them.
@@ -146,7 +146,7 @@ rpm:
 	tests/package/build-rpm
 
 # The real-machine route without packages: DKMS builds and installs abpath.ko for every
-# installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").
+# installed kernel that carries CONFIG_ABPATH_HOOKS (docs/install.md).
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)/module

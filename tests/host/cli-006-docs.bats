@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# The man pages, --help and the bash completion describe the same commands:
-# abpath(1) the control commands, abpath-bench(1) bench.
+# The man pages, --help and the bash completion describe the same commands,
+# and README stays a page for a user. abpath(1) has the control commands,
+# abpath-bench(1) bench.
 
 load cli-helper
 
@@ -131,4 +132,21 @@ see_also() {
 		"$top/README.md" "$top/docs" "$top/userspace" "$top/module"
 	assert_failure 1
 	assert_output ""
+}
+
+@test "README is for a user: at most 250 lines, and it sends the harness and the matrix elsewhere" {
+	local top=$BATS_TEST_DIRNAME/../..
+	run -0 wc -l <"$top/README.md"
+	(( output <= 250 )) || fail "README.md has $output lines, over 250"
+	run -1 grep -n 'compat-matrix: begin\|tests/vm/run\|ABPATH_VM=' "$top/README.md"
+	assert_output ''
+	run -0 grep -c 'docs/matrix.md\|docs/testing.md' "$top/README.md"
+}
+
+@test "the user docs cite no issue numbers" {
+	local top=$BATS_TEST_DIRNAME/../..
+	run -1 grep -nE '(^|[^[:alnum:]&])#[0-9]+' "$top/README.md" "$top/docs/testing.md" \
+		"$top/docs/matrix.md" "$top/docs/install.md" "$top/docs/reference.md" \
+		"$top/userspace/abpath.1" "$top/userspace/abpath-bench.1"
+	assert_output ''
 }

@@ -302,12 +302,12 @@ fake_sites() {
 	done
 }
 
-@test "README's table of published configs is what make compat writes from the preflight now" {
-	cp "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
-	run -0 "$TOP/tests/tools/compat-configs" --readme "$BATS_TEST_TMPDIR/README.md" --abpath "$ABPATH"
-	run -0 diff -u "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
-	run -0 grep -c '^| .* | \(yes\|maybe\|no\) | ' "$BATS_TEST_TMPDIR/README.md"
+@test "docs/matrix.md's table of published configs is what make compat writes from the preflight now" {
+	cp "$TOP/docs/matrix.md" "$BATS_TEST_TMPDIR/matrix.md"
+	run -0 "$TOP/tests/tools/compat-configs" --doc "$BATS_TEST_TMPDIR/matrix.md" --abpath "$ABPATH"
+	run -0 diff -u "$TOP/docs/matrix.md" "$BATS_TEST_TMPDIR/matrix.md"
+	run -0 grep -c '^| .* | \(yes\|maybe\|no\) | ' "$BATS_TEST_TMPDIR/matrix.md"
 	assert_output "$(grep -c '\.config	' "$CONFIGS/SOURCES")"
-	run -0 grep -F '| Arch Linux (/proc/config.gz) |' "$BATS_TEST_TMPDIR/README.md"
+	run -0 grep -F '| Arch Linux (/proc/config.gz) |' "$BATS_TEST_TMPDIR/matrix.md"
 	assert_output --partial '| no | patched (patches/) | abpath cannot work on this kernel: the stock backend cannot work because CONFIG_LIVEPATCH is not set'
 }
