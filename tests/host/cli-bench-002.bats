@@ -7,12 +7,8 @@
 load cli-helper
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
+	bench_setup
 	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
-	STATE=$FAKE/sys/kernel/debug
-	unset FAKE_PATH
 }
 
 # The active mode of a path, from the module's or the fake's format.
