@@ -14,7 +14,7 @@ DKMS_SRC := /usr/src/abpath-$(VERSION)
 # call make dkms-src, so a new file in module/ ships everywhere at once.
 DKMS_DATA := Kbuild VERSION dkms.conf
 DKMS_MODULE := $(wildcard module/*.c module/*.h module/*.kbuild) module/klp.symvers
-DKMS_SCRIPTS := module/build module/klp-convert
+DKMS_SCRIPTS := module/build module/klp-convert module/tables
 
 .PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
 	asan check-host-asan fuzz \

@@ -13,10 +13,11 @@ setup() {
 	cli_setup
 }
 
-# requires BACKEND [RESOLUTION]: that backend's options, and those of
-# the stock backend's RESOLUTION, module/requires.h's order.
+# requires BACKEND [RESOLUTION]: the options of the stock backend's
+# RESOLUTION, then that backend's, as dkms.conf lists them (module/tables).
 requires() {
-	sed -n "s/^ABPATH_RE\(QUIRE($1\|SOLVE(${2:-none}\), \(CONFIG_[A-Z0-9_]*\),.*/\2/p" "$REQUIRES"
+	[[ -z ${2:-} ]] || resolution_requires "$2"
+	backend_requires "$1"
 }
 
 # judge FILE: check's JSON for a config, in $json, and its exit code.
