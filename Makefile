@@ -9,7 +9,12 @@ KDIR ?= $(VM_KDIR)
 
 VERSION := $(shell cat VERSION)
 DKMS_SRC := /usr/src/abpath-$(VERSION)
-DKMS_FILES := Kbuild VERSION dkms.conf module
+# The one list of what DKMS builds the module from: make dkms-src installs
+# it into DKMS_SRC, and debian/rules, rpm/abpath.spec and tests/bin/dkms-build
+# call make dkms-src, so a new file in module/ ships everywhere at once.
+DKMS_DATA := Kbuild VERSION dkms.conf
+DKMS_MODULE := $(wildcard module/*.c module/*.h module/*.kbuild) module/klp.symvers
+DKMS_SCRIPTS := module/build module/klp-convert module/tables
 
 .PHONY: all module userspace kernel cross-arm64 check check-full check-host check-vm demo overhead \
 	asan check-host-asan fuzz \
@@ -81,7 +86,7 @@ asan:
 	cp -pu VERSION $(ASAN_DIR)/
 	cp -pu module/*.h $(ASAN_DIR)/module/
 	cd userspace && find . -name 'fuzz*' -prune -o \( -name '*.[ch]' -o \
-		-name Makefile -o -name abpath.1 -o -name abpath.bash-completion \) \
+		-name Makefile -o -name "abpath*.1" -o -name abpath.bash-completion \) \
 		-print | xargs cp -pu --parents -t $(CURDIR)/$(ASAN_DIR)/userspace
 	for d in userspace userspace/workloads; do \
 		printf '%s\n' '# make asan: this copy builds with ASan and UBSan.' \
@@ -115,11 +120,11 @@ demo:
 overhead:
 	tests/bin/overhead
 
-# README's compatibility matrix, from the last make check or check-full,
+# docs/matrix.md's compatibility matrix, from the last make check or check-full,
 # and the preflight's verdict on each published config (no VM needed).
 compat: userspace
-	tests/tools/compat-configs --readme README.md
-	tests/tools/compat-matrix build/check --readme README.md
+	tests/tools/compat-configs --doc docs/matrix.md
+	tests/tools/compat-matrix build/check --doc docs/matrix.md
 
 # The Debian packages (debian/): abpath-dkms and abpath in build/deb/,
 # checked by lintian. README's install block is what a user does with them.
@@ -141,11 +146,13 @@ rpm:
 	tests/package/build-rpm
 
 # The real-machine route without packages: DKMS builds and installs abpath.ko for every
-# installed kernel that carries CONFIG_ABPATH_HOOKS (README, "Installing").
+# installed kernel that carries CONFIG_ABPATH_HOOKS (docs/install.md).
 dkms-src:
 	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp -r $(DKMS_FILES) $(DKMS_SRC)/
+	install -d $(DKMS_SRC)/module
+	install -m 0644 $(DKMS_DATA) $(DKMS_SRC)/
+	install -m 0644 $(DKMS_MODULE) $(DKMS_SRC)/module/
+	install -m 0755 $(DKMS_SCRIPTS) $(DKMS_SRC)/module/
 
 dkms-install: dkms-src
 	dkms add abpath/$(VERSION)

@@ -8,7 +8,7 @@
  * per-path parameters name (ABPATH_PATH_ORDER), so each stays on a line
  * of its own.
  *
- * ABPATH_PATH(name)
+ * ABPATH_PATH(name), after one comment line that says what the path is
  *	struct abpath_path abpath_<name>_path, in module/<name>.c.  Its
  *	place here is its id, ABPATH_ID(name): the order of every per-path
  *	module parameter, of sysfs, debugfs and the stats, and of the
@@ -57,14 +57,9 @@
 #define ABPATH_STOCK_DIVERT(...)
 #endif
 
+/* Thread-group CPU time: one seqlock pass, or each thread's runtime (v3.18) */
 ABPATH_PATH(group_cputime)
-/*
- * One call in 1024 timed: the path runs on every times() and
- * clock_gettime(CLOCK_PROCESS_CPUTIME_ID), and a timed call costs as much
- * as several untimed ones (the clock reads and the cross-check's two stock
- * samples).  docs/benchmarks.md, "The module's own overhead", has what
- * each rate costs.
- */
+/* 1 in 1024 timed: it runs on every times() (docs/benchmarks.md's cost) */
 ABPATH_SAMPLE_SHIFT(group_cputime, 10)
 ABPATH_PATCHED(group_cputime, ABPATH_HOOK_GROUP_CPUTIME,
 	       "thread_group_cputime() hook, both arms timed")
@@ -72,6 +67,7 @@ ABPATH_PATCHED_CALL(group_cputime, abpath_group_cputime_hook)
 ABPATH_STOCK_DIVERT(group_cputime, thread_group_cputime, NULL,
 		    "thread_group_cputime() entry, legacy and timed calls diverted")
 
+/* The CPU timers' tick: expiry caches, or 2.6.27's per-thread shares */
 ABPATH_PATH(timer_fastpath)
 ABPATH_PATCHED(timer_fastpath, ABPATH_HOOK_TIMER_FASTPATH,
 	       "fastpath_timer_check(); " ABPATH_TF_SLOW_SITE)
@@ -81,6 +77,7 @@ ABPATH_STOCK(timer_fastpath, run_posix_cpu_timers, stock_on_timer_tick,
 	     stock_check_tick,
 	     "run_posix_cpu_timers() entry; " ABPATH_TF_SLOW_SITE)
 
+/* Reparenting at exit: walk the children, or scan every task (2.5.31) */
 ABPATH_PATH(exit_reparent)
 ABPATH_PATCHED(exit_reparent, ABPATH_HOOK_EXIT_REPARENT,
 	       "exit_notify() start, read_lock(tasklist_lock)")
@@ -88,6 +85,7 @@ ABPATH_PATCHED_CALL(exit_reparent, abpath_exit_reparent_hook)
 ABPATH_STOCK(exit_reparent, do_exit, stock_on_exit, NULL,
 	     "do_exit() entry, read_lock(tasklist_lock)")
 
+/* TIMER_SOFTIRQ: raised when a timer is due (v5.9), or on every tick */
 ABPATH_PATH(timer_softirq)
 ABPATH_PATCHED(timer_softirq, ABPATH_HOOK_TIMER_SOFTIRQ,
 	       "update_process_times() after run_local_timers()")

@@ -5,8 +5,9 @@
  * build and the preflight cannot disagree.  Its readers:
  *
  *	Kbuild		which backend to build, and its error otherwise;
- *	dkms.conf	BUILD_EXCLUSIVE_CONFIG, and its line on what a
- *			skipped kernel lacks;
+ *	module/tables	the one shell reader, for dkms.conf
+ *			(BUILD_EXCLUSIVE_CONFIG, and its line on what a
+ *			skipped kernel lacks) and the tests;
  *	userspace	abpath check and abpath status (preflight.c,
  *			kernel.c), which include this file.
  *

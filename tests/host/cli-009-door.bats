@@ -21,9 +21,9 @@ outside_door() {
 		-print | grep -vxF -f <(printf '%s\n' "${DOOR[@]}") | sort)
 }
 
-# The ABPATH_PATH() lines, as Kbuild reads them.
+# The ABPATH_PATH() lines (module/tables).
 table_paths() {
-	sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "$TOP/module/paths.h"
+	module_paths "$TOP/module/paths.h"
 }
 
 @test "no file outside the door spells a sysfs, procfs or debugfs file" {
@@ -80,7 +80,7 @@ table_paths() {
 	# Where a new path goes: last, before the list's #undefs.
 	sed -i 's/^#undef ABPATH_PATH$/ABPATH_PATH(fifth_path)\n\n&/' \
 		"$tree/module/paths.h"
-	run -0 sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "$tree/module/paths.h"
+	run -0 module_paths "$tree/module/paths.h"
 	assert_output "$(table_paths; echo fifth_path)"
 	run -0 nice -n 19 make -s -C "$tree/userspace" abpath
 	local cli=$tree/userspace/abpath

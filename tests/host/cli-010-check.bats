@@ -13,10 +13,11 @@ setup() {
 	cli_setup
 }
 
-# requires BACKEND [RESOLUTION]: that backend's options, and those of
-# the stock backend's RESOLUTION, module/requires.h's order.
+# requires BACKEND [RESOLUTION]: the options of the stock backend's
+# RESOLUTION, then that backend's, as dkms.conf lists them (module/tables).
 requires() {
-	sed -n "s/^ABPATH_RE\(QUIRE($1\|SOLVE(${2:-none}\), \(CONFIG_[A-Z0-9_]*\),.*/\2/p" "$REQUIRES"
+	[[ -z ${2:-} ]] || resolution_requires "$2"
+	backend_requires "$1"
 }
 
 # judge FILE: check's JSON for a config, in $json, and its exit code.
@@ -302,12 +303,12 @@ fake_sites() {
 	done
 }
 
-@test "README's table of published configs is what make compat writes from the preflight now" {
-	cp "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
-	run -0 "$TOP/tests/tools/compat-configs" --readme "$BATS_TEST_TMPDIR/README.md" --abpath "$ABPATH"
-	run -0 diff -u "$TOP/README.md" "$BATS_TEST_TMPDIR/README.md"
-	run -0 grep -c '^| .* | \(yes\|maybe\|no\) | ' "$BATS_TEST_TMPDIR/README.md"
+@test "docs/matrix.md's table of published configs is what make compat writes from the preflight now" {
+	cp "$TOP/docs/matrix.md" "$BATS_TEST_TMPDIR/matrix.md"
+	run -0 "$TOP/tests/tools/compat-configs" --doc "$BATS_TEST_TMPDIR/matrix.md" --abpath "$ABPATH"
+	run -0 diff -u "$TOP/docs/matrix.md" "$BATS_TEST_TMPDIR/matrix.md"
+	run -0 grep -c '^| .* | \(yes\|maybe\|no\) | ' "$BATS_TEST_TMPDIR/matrix.md"
 	assert_output "$(grep -c '\.config	' "$CONFIGS/SOURCES")"
-	run -0 grep -F '| Arch Linux (/proc/config.gz) |' "$BATS_TEST_TMPDIR/README.md"
+	run -0 grep -F '| Arch Linux (/proc/config.gz) |' "$BATS_TEST_TMPDIR/matrix.md"
 	assert_output --partial '| no | patched (patches/) | abpath cannot work on this kernel: the stock backend cannot work because CONFIG_LIVEPATCH is not set'
 }

@@ -7,12 +7,8 @@
 load cli-helper
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
+	bench_setup
 	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
-	STATE=$FAKE/sys/kernel/debug
-	unset FAKE_PATH
 }
 
 # The active mode of a path, from the module's or the fake's format.
@@ -243,26 +239,28 @@ start_slow_bench() {
 	assert_equal "$(mode_of exit_reparent)" legacy
 }
 
-@test "bench: SIGINT kills the workload and restores the mode (130)" {
+# signalled_slow_bench SIGNAL STATUS: a slow bench sent SIGNAL in its
+# first run dies with STATUS, its workload terminated and the mode
+# restored, and says so.
+signalled_slow_bench() {
 	start_slow_bench
-	kill -INT "$BENCH_PID"
+	kill -"$1" "$BENCH_PID"
 	local rc=0
 	wait "$BENCH_PID" || rc=$?
-	assert_equal "$rc" 130
+	assert_equal "$rc" "$2"
 	assert_equal "$(mode_of exit_reparent)" optimized
-	[[ -e $STATE/fake.terminated ]] || fail "the workload got no SIGTERM"
-	grep -q 'interrupted by SIGINT in run 1 of 14; restored exit_reparent to optimized' \
-		"$BATS_TEST_TMPDIR/err" || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+	[[ -e $STATE/fake.terminated ]] || fail "SIG$1: the workload got no SIGTERM"
+	grep -q "interrupted by SIG$1 in run 1 of 14; restored exit_reparent to optimized" \
+		"$BATS_TEST_TMPDIR/err" || fail "SIG$1: $(cat "$BATS_TEST_TMPDIR/err")"
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ''
 }
 
-@test "bench: SIGTERM restores the mode too (143)" {
-	start_slow_bench
-	kill -TERM "$BENCH_PID"
-	local rc=0
-	wait "$BENCH_PID" || rc=$?
-	assert_equal "$rc" 143
-	assert_equal "$(mode_of exit_reparent)" optimized
+@test "bench: SIGINT kills the workload and restores the mode (130)" {
+	signalled_slow_bench INT 130
+}
+
+@test "bench: SIGTERM kills the workload and restores the mode too (143)" {
+	signalled_slow_bench TERM 143
 }
 
 @test "bench: a failing workload stops the bench with exit 1" {
@@ -333,8 +331,8 @@ start_slow_bench() {
 	assert_line --regexp '^  bench +A/B-benchmark a workload'
 	local opt
 	for opt in $("$ABPATH" bench --help | grep -o -- '--[a-z]\+'); do
-		grep -q -- "\\\\-\\\\-${opt#--}" "$TOP/userspace/abpath.1" ||
-			fail "$opt missing from abpath.1"
+		grep -q -- "\\\\-\\\\-${opt#--}" "$TOP/userspace/abpath-bench.1" ||
+			fail "$opt missing from abpath-bench.1"
 	done
 	grep -q '^\.B bench ' "$TOP/userspace/abpath.1"
 	run -0 bash -c '

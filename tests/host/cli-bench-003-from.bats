@@ -7,12 +7,8 @@
 load cli-helper
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
-	STATE=$FAKE/sys/kernel/debug
+	bench_setup
 	SAVED=$BATS_TEST_TMPDIR/saved.json
-	unset FAKE_PATH
 }
 
 # The fake workload's values depend on how often it ran: start over.

@@ -5,12 +5,10 @@
 # same signal so that a shell loop around abpath stops.
 
 load cli-helper
+load ../suite/ctrl-c
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
-	STATE=$FAKE/sys/kernel/debug
+	bench_setup
 }
 
 jq_ok() { # FILTER: true on $output
@@ -168,34 +166,12 @@ SLOWER='case $(cat "$ABPATH_SYSFS/exit_reparent/mode") in *legacy*) sleep 0.2 ;;
 
 @test "Ctrl-C: the runs so far, complete false, then death by SIGINT stops a shell loop" {
 	echo legacy >"$ABPATH_SYSFS/exit_reparent/mode"
-	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	# Job control: the loop gets its own process group, which a terminal's
-	# Ctrl-C would signal as a whole. A shell started with SIGINT ignored
-	# cannot catch it (CI runs in the background, where it is), so the
-	# loop starts with the default, as a terminal's shell has it.
-	set -m
-	env --default-signal=INT bash -c 'for i in 1 2 3; do
-			"$1" bench --path exit_reparent --runs 4 --warmup 0 -j -- sleep 0.3
-			echo "loop went on after $i"
-		done' _ "$ABPATH" >"$out" 2>"$err" &
-	pid=$!
-	set +m
-	for _ in $(seq 100); do
-		grep -q 'run 3 of 8' "$err" && break
-		sleep 0.1
-	done
-	grep -q 'run 3 of 8' "$err" || fail "the bench never reached run 3: $(cat "$err")"
-	kill -INT -- -"$pid"
-	status=0
-	wait "$pid" || status=$?
-	# bash dies of SIGINT too, since abpath did: 128 + 2.
-	[ "$status" -eq 130 ] || fail "the loop exited with $status: $(cat "$err")"
-	run -0 cat "$out"
-	refute_output --partial 'loop went on'
-	run -0 jq -c '[.complete, (.samples | length >= 2), .summary.verdict]' "$out"
-	assert_output --regexp '^\[false,true,"inconclusive: '
-	grep -q 'abpath: bench: interrupted by SIGINT in run 3 of 8; restored exit_reparent to legacy' "$err" ||
-		fail "stderr: $(cat "$err")"
+	# A shell started with SIGINT ignored cannot catch it (CI runs in the
+	# background, where it is), so the loop starts with the default, as a
+	# terminal's shell has it.
+	ctrl_c_bench_loop "$ABPATH" 0.3 env --default-signal=INT
+	run -0 jq -r .summary.verdict "$OUT"
+	assert_output --regexp '^inconclusive: '
 	assert_equal "$(mode_of exit_reparent)" legacy
 }
 

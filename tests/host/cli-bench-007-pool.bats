@@ -11,24 +11,11 @@
 
 load cli-helper
 
-POOL_FIXTURES=$BATS_TEST_DIRNAME/fixtures/pool
 CHECK=$TOP/tests/tools/pool-check.py
 TEXT_JSON=$BATS_TEST_DIRNAME/cli-bench-text-json.py
 
 setup() {
 	cli_setup
-}
-
-# The fleet of fixture NAME: $BATS_TEST_TMPDIR/NAME/<host>.json, and FROM,
-# a --from for each, in the fixture's order.
-fleet() {
-	local dir=$BATS_TEST_TMPDIR/$1 f
-	[[ -d $dir ]] || "$TOP/tests/tools/pool-fixture" "$POOL_FIXTURES/$1.txt" "$dir"
-	FROM=()
-	while read -r f; do
-		FROM+=(--from "$dir/$f.json")
-	done < <(awk '!/^#/ && NF { print $1 }' "$POOL_FIXTURES/$1.txt")
-	((${#FROM[@]} >= 4)) || fail "fixture $1: ${#FROM[@]} words of --from"
 }
 
 need_statsmodels() {

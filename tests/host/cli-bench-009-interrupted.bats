@@ -8,11 +8,7 @@
 load cli-helper
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
-	STATE=$FAKE/sys/kernel/debug
-	unset FAKE_PATH
+	bench_setup
 }
 
 # interrupted_result FILE: the issue's bench, a command of 10 runs per

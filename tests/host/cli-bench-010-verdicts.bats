@@ -10,21 +10,8 @@
 
 load cli-helper
 
-POOL_FIXTURES=$BATS_TEST_DIRNAME/fixtures/pool
-
 setup() {
 	cli_setup
-}
-
-# The results of fixture $1's hosts in $BATS_TEST_TMPDIR/$1, and FROM, a
-# --from for each in the fixture's order.
-fleet() {
-	local dir=$BATS_TEST_TMPDIR/$1 f
-	[[ -d $dir ]] || "$TOP/tests/tools/pool-fixture" "$POOL_FIXTURES/$1.txt" "$dir"
-	FROM=()
-	while read -r f; do
-		FROM+=(--from "$dir/$f.json")
-	done < <(awk '!/^#/ && NF { print $1 }' "$POOL_FIXTURES/$1.txt")
 }
 
 # Each result of fleet $1 rewritten by jq filter $2 into $BATS_TEST_TMPDIR/$3,

@@ -127,6 +127,30 @@ assert_usage_error() {
 		fail "abpath $*: usage error reported as a failure: $stderr"
 }
 
+# The bench tests' setup: the fake module, its bench counters and the
+# fake workload (cli-bench-workload.sh); STATE holds the fake runs' state.
+bench_setup() {
+	cli_setup
+	fake_module
+	fake_bench_tree
+	STATE=$FAKE/sys/kernel/debug
+	unset FAKE_PATH
+}
+
+# The hosts' results of pool fixture $1 (fixtures/pool/$1.txt, made by
+# tests/tools/pool-fixture) in $BATS_TEST_TMPDIR/$1, and FROM, a --from
+# for each host in the fixture's order.
+POOL_FIXTURES=$BATS_TEST_DIRNAME/fixtures/pool
+fleet() {
+	local dir=$BATS_TEST_TMPDIR/$1 f
+	[[ -d $dir ]] || "$TOP/tests/tools/pool-fixture" "$POOL_FIXTURES/$1.txt" "$dir"
+	FROM=()
+	while read -r f; do
+		FROM+=(--from "$dir/$f.json")
+	done < <(awk '!/^#/ && NF { print $1 }' "$POOL_FIXTURES/$1.txt")
+	((${#FROM[@]} >= 4)) || fail "fixture $1: ${#FROM[@]} words of --from"
+}
+
 # Runs the CLI as nobody, as a user without root would.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -140,6 +164,21 @@ open_tmpdir_to_all() {
 		d=$(dirname "$d")
 	done
 	chmod -R o+rX "$FAKE"
+}
+
+# refused_as_user ARGS...: abpath ARGS, run as nobody, fails with exit 1
+# and says to run it as root.  The first call opens the fake tree to all
+# and copies the CLI where nobody can run it (the clone may sit in a
+# directory nobody cannot enter, as mktemp -d makes them).
+refused_as_user() {
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+	if [[ ! -x $BATS_TEST_TMPDIR/abpath-for-all ]]; then
+		open_tmpdir_to_all
+		install -m 0755 "$ABPATH" "$BATS_TEST_TMPDIR/abpath-for-all"
+	fi
+	run -1 --separate-stderr as_nobody "$BATS_TEST_TMPDIR/abpath-for-all" "$@"
+	[[ $stderr == abpath:\ error:*"run as root" ]] ||
+		fail "abpath $* as nobody: not 'run as root': $stderr"
 }
 
 # A fake module for bench: counters the fake workload (cli-bench-workload.sh,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# README's compatibility matrix comes from a run's own files
+# docs/matrix.md's compatibility matrix comes from a run's own files
 # (tests/tools/compat-matrix), never typed: each VM run's kernel, the
 # version its guest booted, the backend, the paths the smoke saw attached,
 # what ran and the result.
@@ -86,12 +86,12 @@ run_files() {
 	[[ $stderr == *"No such file or directory"* ]]
 }
 
-@test "--readme replaces only what lies between the two comment lines, and needs both" {
+@test "--doc replaces only what lies between the two comment lines, and needs both" {
 	run_files smoke-stock-sid $'1..1\nok 1 a' 'abpath-vm: 7.2.13+deb14-amd64, 2 CPUs'
 	printf '%s\n' '# Title' 'before' '<!-- compat-matrix: begin (x) -->' 'old row' \
-		'<!-- compat-matrix: end -->' 'after' >"$BATS_TEST_TMPDIR/README.md"
-	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --commit abc1234
-	run -0 cat "$BATS_TEST_TMPDIR/README.md"
+		'<!-- compat-matrix: end -->' 'after' >"$BATS_TEST_TMPDIR/matrix.md"
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --doc "$BATS_TEST_TMPDIR/matrix.md" --commit abc1234
+	run -0 cat "$BATS_TEST_TMPDIR/matrix.md"
 	assert_line --index 0 '# Title'
 	assert_line --index 1 'before'
 	assert_line --index 2 '<!-- compat-matrix: begin (x) -->'
@@ -100,7 +100,7 @@ run_files() {
 	assert_line --index -2 '<!-- compat-matrix: end -->'
 	assert_line --index -1 'after'
 	printf 'no markers\n' >"$BATS_TEST_TMPDIR/other.md"
-	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/other.md"
+	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --doc "$BATS_TEST_TMPDIR/other.md"
 	[[ $stderr == *"has no compat-matrix begin and end lines"* ]]
 	run -0 cat "$BATS_TEST_TMPDIR/other.md"
 	assert_output 'no markers'
@@ -110,21 +110,21 @@ run_files() {
 	run_files smoke-proxy-fedora $'1..1\nok 1 a' 'abpath-vm: 6.12.117-proxy-fedora, 2 CPUs'
 	printf '%s\n' '<!-- compat-matrix: begin (x) -->' 'main row' '<!-- compat-matrix: end -->' \
 		'<!-- compat-matrix-proxies: begin (y) -->' 'old proxy row' \
-		'<!-- compat-matrix-proxies: end -->' >"$BATS_TEST_TMPDIR/README.md"
-	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block proxies --commit abc1234
-	run -0 cat "$BATS_TEST_TMPDIR/README.md"
+		'<!-- compat-matrix-proxies: end -->' >"$BATS_TEST_TMPDIR/matrix.md"
+	run -0 "$MATRIX" "$BATS_TEST_TMPDIR" --doc "$BATS_TEST_TMPDIR/matrix.md" --block proxies --commit abc1234
+	run -0 cat "$BATS_TEST_TMPDIR/matrix.md"
 	assert_line --index 1 'main row'
 	refute_line 'old proxy row'
 	assert_line --partial "| Debian's source, Fedora 40's config, \`proxy-fedora\` |"
-	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --readme "$BATS_TEST_TMPDIR/README.md" --block none
+	run -1 --separate-stderr "$MATRIX" "$BATS_TEST_TMPDIR" --doc "$BATS_TEST_TMPDIR/matrix.md" --block none
 	[[ $stderr == *"has no compat-matrix-none begin and end lines"* ]]
 }
 
-@test "README's matrix is the generator's output" {
-	run -0 sed -n '/^<!-- compat-matrix: begin/,/^<!-- compat-matrix: end/p' "$TOP/README.md"
+@test "docs/matrix.md's matrix is the generator's output" {
+	run -0 sed -n '/^<!-- compat-matrix: begin/,/^<!-- compat-matrix: end/p' "$TOP/docs/matrix.md"
 	assert_line --regexp '^From `[^`]+` of [0-9a-f]{7,}(-dirty)?, 20[0-9-]{8}(; [^(]+)? \(tests/tools/compat-matrix\):$'
 	assert_line '| kernel | version booted | backend | paths attached | what ran | result |'
 	# Every row has the generator's six columns.
 	rows=$(grep -cE '^\| [^|]+ \| [^|]+ \| (stock|patched) \| [^|]+ \| [^|]+ \| [^|]+ \|$' <<<"$output")
-	expect "$rows" -ge 10 "rows in README's matrix"
+	expect "$rows" -ge 10 "rows in docs/matrix.md's matrix"
 }

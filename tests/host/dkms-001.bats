@@ -5,6 +5,7 @@
 # key), and a skip with a message for a kernel that can take neither.
 
 load ../suite/last-run
+load ../suite/paths
 load kernel-trees
 
 TOP=$BATS_TEST_DIRNAME/../..
@@ -28,7 +29,7 @@ dkms_installs() {
 	run -0 bash -c "kernel_source_dir=/nonexistent; . '$TOP/dkms.conf'; echo \$BUILD_EXCLUSIVE_CONFIG"
 	# The stock backend's options, as module/requires.h lists them: with
 	# no config to tell its architecture, its first resolution's first.
-	assert_output "$(sed -n 's/^ABPATH_RE\(QUIRE(stock\|SOLVE(livepatch\), \(CONFIG_[A-Z0-9_]*\),.*/\2/p' "$TOP/module/requires.h" | paste -sd' ')"
+	assert_output "$({ resolution_requires livepatch; backend_requires stock; } | paste -sd' ')"
 	assert_output --partial "CONFIG_LIVEPATCH CONFIG_DYNAMIC_FTRACE_WITH_ARGS CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 }
 

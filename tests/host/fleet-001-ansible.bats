@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The Ansible collection in ansible/ (issue #41, abpath across a fleet):
+# The Ansible collection in ansible/ (abpath across a fleet):
 # ansible-lint's production profile, each playbook's syntax, the example
 # inventory, and the bench playbook run for real against three hosts on
 # Ansible's local connection, each with its own fake sysfs/debugfs tree
@@ -271,7 +271,7 @@ global_mode() {
 	((rc == 0)) || fail "the play exited $rc; its output ends: $(tail -40 "$log")"
 	[[ -e $DEAD.once ]] || fail "host-d's bench never ran its command"
 	assert_output --regexp 'fatal: \[host-d\]: UNREACHABLE! => .*Connection refused'
-	assert_output --regexp $'TASK \\[abpath : Wait for the bench to end, the host answering again\\] \\**\n(FAILED - RETRYING: [^\n]*\n)*(ok|changed): \\[host-d\\]'
+	assert_output --regexp $'TASK \\[abpath\\.fleet\\.abpath : Wait for the bench to end, the host answering again\\] \\**\n(FAILED - RETRYING: [^\n]*\n)*(ok|changed): \\[host-d\\]'
 	assert_line --regexp '^host-d +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 '
 	run -0 jq -r '[.path, .runs_per_mode, .complete] | join(" ")' "$RESULTS/host-d.json"
 	assert_output "exit_reparent 2 true"

@@ -97,10 +97,11 @@ payload_rpm() {
 	assert_output --regexp '(^|, )dkms \(>= [^)]+\)(,|$)'
 }
 
-@test "abpath holds the command, its workloads, the man page and the completion, at /usr" {
+@test "abpath holds the command, its workloads, the man pages and the completion, at /usr" {
 	run -0 bash -c "dpkg-deb -c '$DEBS/abpath_${VER}_amd64.deb' | awk '\$1 !~ /^d/ { print \$6 }' | sort"
 	assert_line ./usr/bin/abpath
 	assert_line ./usr/share/man/man1/abpath.1.gz
+	assert_line ./usr/share/man/man1/abpath-bench.1.gz
 	assert_line ./usr/share/bash-completion/completions/abpath
 	for w in "$TOP"/userspace/workloads/*.c; do
 		w=$(basename "$w" .c)

@@ -9,9 +9,9 @@ setup() {
 	cli_setup
 }
 
-# The ABPATH_PATH() lines, as Kbuild reads them.
+# The ABPATH_PATH() lines (module/tables).
 table_paths() {
-	sed -n 's/^ABPATH_PATH(\([a-z0-9_]*\))$/\1/p' "$TOP/module/paths.h"
+	module_paths "$TOP/module/paths.h"
 }
 
 # The CLI's own list: "abpath paths" without a module (the fake tree has

@@ -47,23 +47,27 @@ wait_pid() {
 	wait "$pid" || status=$?
 }
 
-@test "forkexit: SIGINT mid-run removes every idle task" {
-	PROG=$(wl_unique_copy forkexit)
-	start_with_idle 30 "$PROG" -N 30 -i 1000000000
+# killed_mid_run WORKLOAD N SIGNAL STATUS ARGS...: WORKLOAD -N N ARGS,
+# sent SIGNAL once its N idle tasks are up, exits STATUS and leaves none.
+killed_mid_run() {
+	local n=$2 sig=$3 want=$4
+	PROG=$(wl_unique_copy "$1")
+	shift 4
+	start_with_idle "$n" "$PROG" -N "$n" "$@"
 	sleep 0.2
-	kill -INT "$pid"
+	kill -"$sig" "$pid"
 	wait_pid
-	[ "$status" = 130 ] || fail "exit status $status, expected 130 (SIGINT)"
-	[ "$(wl_count "${PROG##*/}")" = 0 ]
+	[ "$status" = "$want" ] || fail "$sig: exit status $status, expected $want"
+	[ "$(wl_count "${PROG##*/}")" = 0 ] ||
+		fail "$sig: $(wl_count "${PROG##*/}") idle tasks left"
+}
+
+@test "forkexit: SIGINT mid-run removes every idle task" {
+	killed_mid_run forkexit 30 INT 130 -i 1000000000
 }
 
 @test "forkexit: SIGTERM mid-run removes every idle task" {
-	PROG=$(wl_unique_copy forkexit)
-	start_with_idle 25 "$PROG" -N 25 -i 1000000000
-	kill -TERM "$pid"
-	wait_pid
-	[ "$status" = 143 ]
-	[ "$(wl_count "${PROG##*/}")" = 0 ]
+	killed_mid_run forkexit 25 TERM 143 -i 1000000000
 }
 
 @test "forkexit: SIGKILL of the parent takes the idle tasks down too" {
@@ -80,11 +84,7 @@ wait_pid() {
 	PROG=$(wl_unique_copy thread-churn)
 	run -0 "$PROG" -N 20 -m 20
 	[ "$(wl_count "${PROG##*/}")" = 0 ]
-	start_with_idle 20 "$PROG" -N 20 -m 1000000000
-	kill -INT "$pid"
-	wait_pid
-	[ "$status" = 130 ]
-	[ "$(wl_count "${PROG##*/}")" = 0 ]
+	killed_mid_run thread-churn 20 INT 130 -m 1000000000
 }
 
 @test "forkexit: failing to create the idle tasks is an error, not a hang" {

@@ -4,6 +4,7 @@
 # restoring the path's mode.
 
 load helper
+load ctrl-c
 
 setup() {
 	common_setup
@@ -104,36 +105,7 @@ setup() {
 
 @test "SIGINT to a bench inside a shell loop stops the loop and restores the mode" {
 	write_file "$SYS/exit_reparent/mode" legacy
-	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	# Job control: the loop gets a process group of its own, which is what
-	# a terminal's Ctrl-C signals.
-	set -m
-	bash -c 'for i in 1 2 3; do
-			abpath bench --path exit_reparent --runs 4 --warmup 0 -j -- sleep 1
-			echo "the loop went on after $i"
-		done' >"$out" 2>"$err" &
-	pid=$!
-	set +m
-	# Two runs of sleep 1 and the bench's own work before run 3: it
-	# began 1.5-1.6 s in under TCG, host loaded or not, so 60 s is a
-	# bound no host reaches (docs/ci.md, "Time-bounded tests").
-	for ((i = 0; i < 600; i++)); do
-		grep -q 'run 3 of 8' "$err" && break
-		sleep 0.1
-	done
-	echo "# run 3 began after $i polls of 0.1 s" >&3
-	grep -q 'run 3 of 8' "$err" || fail "the bench never reached run 3: $(cat "$err")"
-	kill -INT -- -"$pid"
-	status=0
-	wait "$pid" || status=$?
-	# abpath died of SIGINT, so bash did too: 128 + 2, and no next round.
-	[ "$status" -eq 130 ] || fail "the loop exited with $status: $(cat "$err")"
-	run -0 cat "$out"
-	refute_output --partial 'the loop went on'
-	run -0 jq -c '[.complete, (.samples | length >= 2)]' "$out"
-	assert_output '[false,true]'
-	grep -q 'interrupted by SIGINT in run 3 of 8; restored exit_reparent to legacy' "$err" ||
-		fail "stderr: $(cat "$err")"
+	ctrl_c_bench_loop abpath 1
 	expect "$(active_mode exit_reparent)" = legacy "exit_reparent after Ctrl-C"
 }
 

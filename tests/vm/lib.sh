@@ -127,25 +127,43 @@ kernel_image() {
 # again when this list changes.
 SYSROOT_PKGS=libc6-dev,libkmod-dev,libjansson-dev,zlib1g-dev,bash,busybox-static,kmod,jq,util-linux,coreutils
 arch_sysroot() {
-	local arch=$1 rel r mirror=http://deb.debian.org/debian
+	unpacked_root "sysroot-$(host_release)-$1" "$1" "$SYSROOT_PKGS"
+}
+
+# arch_oracle_root ARCH: the upstream oracle's part of an ARCH image
+# (tests/upstream/), unpacked as arch_sysroot is, in a root of its own:
+# Debian's stress-ng and rt-tests (cyclictest), and libcap-dev, which the
+# selftests cross-compile against (clone3 links libcap). Apart from the
+# sysroot, so that neither list's change unpacks the other again; the
+# image takes the C library from the sysroot and looks only for what the
+# sysroot lacks here (build-initramfs).
+ORACLE_PKGS=libc6-dev,libcap-dev,stress-ng,rt-tests
+arch_oracle_root() {
+	unpacked_root "oracle-$(host_release)-$1" "$1" "$ORACLE_PKGS"
+}
+
+# unpacked_root NAME ARCH PKGS: $ABPATH_CACHE/NAME, PKGS (comma-separated)
+# and their dependencies for ARCH from the host's release, unpacked by
+# mmdebstrap's extract variant; made again when PKGS changes.
+unpacked_root() {
+	local name=$1 arch=$2 pkgs=$3 rel r mirror=http://deb.debian.org/debian
 	rel=$(host_release)
-	r=$ABPATH_CACHE/sysroot-$rel-$arch
-	sysroot_ready() { [ "$(cat "$r/.abpath-root" 2>/dev/null)" = "$SYSROOT_PKGS" ]; }
-	sysroot_ready && { echo "$r"; return 0; }
+	r=$ABPATH_CACHE/$name
+	[ "$(cat "$r/.abpath-root" 2>/dev/null)" = "$pkgs" ] && { echo "$r"; return 0; }
 	need_pkgs mmdebstrap
 	mkdir -p "$ABPATH_CACHE"
 	(
 		flock 9
-		sysroot_ready && exit 0
-		stage "a Debian $rel $arch sysroot for cross-compiling, in $r"
+		[ "$(cat "$r/.abpath-root" 2>/dev/null)" = "$pkgs" ] && exit 0
+		stage "Debian $rel's $pkgs for $arch, unpacked in $r"
 		rm -rf "$r" "$r.tmp"
 		( only_std_fds mmdebstrap --quiet --variant=extract --architectures="$arch" \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
-			--include="$SYSROOT_PKGS" \
+			--include="$pkgs" \
 			"$rel" "$r.tmp" "deb $mirror $rel main" "deb $mirror $rel-updates main" \
 			"deb http://deb.debian.org/debian-security $rel-security main" ) >&2 ||
-			{ rm -rf "$r.tmp"; die "mmdebstrap of a Debian $rel $arch sysroot failed"; }
-		echo "$SYSROOT_PKGS" >"$r.tmp/.abpath-root"
+			{ rm -rf "$r.tmp"; die "mmdebstrap of Debian $rel's $pkgs for $arch failed"; }
+		echo "$pkgs" >"$r.tmp/.abpath-root"
 		mv "$r.tmp" "$r"
 	) 9>"$r.lock" || exit
 	echo "$r"
