@@ -4,7 +4,8 @@
  * hands its input to the CLI's own reader as the CLI gets it: a file
  * name, which here is a memfd's /dev/fd/N, so that no reader
  * grows a second way in that only the fuzzer would take.  Only the
- * harnesses include this.
+ * harnesses include this; fuzz-quiet.c is the LLVMFuzzerInitialize() of
+ * those that only quiet stdout.
  */
 #ifndef ABPATH_FUZZ_H
 #define ABPATH_FUZZ_H
@@ -12,6 +13,7 @@
 /* memfd_create(): first, before any header reads the feature macros. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +86,34 @@ static inline int fuzz_split(const uint8_t *data, size_t size,
 	}
 	fuzz_file(&f[n++], data, (size_t)(end - data));
 	return n;
+}
+
+/* The most files fuzz_with_files() cuts an input into. */
+#define FUZZ_MAX_FILES	8
+
+/*
+ * The input cut at FUZZ_SEP into at most max files (FUZZ_MAX_FILES at
+ * most), whose names run() is handed twice, as the text and as the -j
+ * form of a command reads them; then closed.
+ */
+static inline void fuzz_with_files(const uint8_t *data, size_t size,
+				   int max,
+				   void (*run)(const char *const *names,
+					       int n, bool json))
+{
+	struct fuzz_file f[FUZZ_MAX_FILES];
+	const char *names[FUZZ_MAX_FILES];
+	int n;
+
+	if (max > FUZZ_MAX_FILES)
+		abort();
+	n = fuzz_split(data, size, f, max);
+	for (int i = 0; i < n; i++)
+		names[i] = f[i].name;
+	for (int json = 0; json < 2; json++)
+		run(names, n, json);
+	for (int i = 0; i < n; i++)
+		fuzz_close(&f[i]);
 }
 
 #endif

@@ -308,16 +308,25 @@ run_quick_suite() {
 	assert_equal "$(grep -c '^### ' <<<"$output")" 8
 }
 
-@test "bench --suite -j prints history.json; --from reprints it and plots" {
+@test "bench --suite -j prints history.json with its tables; --from reprints both and plots" {
 	command -v gnuplot >/dev/null || skip "gnuplot not installed"
 	run -0 --separate-stderr "$ABPATH" bench --suite history --quick -j --out "$OUT"
-	assert_equal "$output" "$(cat "$OUT/history.json")"
-	local tables
+	local json=$output tables
+	assert_equal "$(jq -c 'del(.tables)' <<<"$json")" "$(jq -c . "$OUT/history.json")"
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	tables=$output
 	assert_equal "$(grep -c '^### ' <<<"$tables")" 8
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json" -j
-	assert_equal "$output" "$(cat "$OUT/history.json")"
+	assert_equal "$output" "$json"
+	# The JSON's tables are the text's, every cell's numbers its digits.
+	printf '%s\n' "$tables" >"$BATS_TEST_TMPDIR/tables.md"
+	printf '%s\n' "$json" >"$BATS_TEST_TMPDIR/tables.json"
+	run -0 python3 "$BATS_TEST_DIRNAME/cli-bench-text-json.py" --suite \
+		"$BATS_TEST_TMPDIR/tables.md" "$BATS_TEST_TMPDIR/tables.json"
+	assert_line --regexp '^compared 8 tables: [0-9]{3} numbers, .*; 0 differ$'
+	jq -e '[.tables[].experiment] == [.experiments[].experiment] and
+		(.tables[0].rows[1].cells[4] | (.value | type == "number") and (.ci95 | length == 2))' \
+		"$BATS_TEST_TMPDIR/tables.json" >/dev/null || fail "$(head -c 3000 "$BATS_TEST_TMPDIR/tables.json")"
 	# One experiment's file gives that experiment's table, the same.
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/group_cputime.json"
 	assert_equal "$output" "$(awk '/^### group_cputime: times/ { on = 1 } /^### group_cputime: clock/ { on = 0 } on' <<<"$tables")"
@@ -358,8 +367,13 @@ run_quick_suite() {
 			([.samples[] | select(.warmup | not)] | length) == 4 * .sequential.looks[-1].runs / 2)' \
 		<<<"$output" >/dev/null ||
 		fail "$(jq -c '[.runs_per_mode, [.experiments[].points[].bench.sequential | [.stopped_by, .looks_made]]]' <<<"$output")"
-	# The quick suite's first point, derived again from its runs.
+	# The quick suite's first point, derived again from its runs; the
+	# JSON's tables carry every point's verdict by the rule.
 	want=$(jq -r '.experiments[0].points[0] | "- \(.param): \(.bench.summary.verdict)"' <<<"$output")
+	assert_equal "$(jq -r '.tables[0].notes[] | select(.kind == "rule") | .verdicts[0] |
+		"- \(.param_text): \(.verdict)"' <<<"$output")" "$want"
+	assert_equal "$(jq '[.tables[].notes[] | select(.kind == "rule") | .verdicts[]] | length' <<<"$output")" \
+		"$(jq '[.experiments[].points[]] | length' <<<"$output")"
 	run -0 --separate-stderr "$ABPATH" bench --from "$OUT/history.json"
 	assert_line --partial 'Measured with --runs auto: each point ran ABBA blocks until the stopping rule stopped it'
 	assert_line "$want"

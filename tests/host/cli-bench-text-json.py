@@ -3,6 +3,7 @@
 """Check a bench report's text against its JSON, value by value.
 
 usage: cli-bench-text-json.py TEXT JSON
+       cli-bench-text-json.py --suite TEXT JSON
 
 TEXT is what 'abpath bench --from FILE' prints, JSON what the same with -j
 prints.  The text is read back into a tree by the layout of output.c's
@@ -13,6 +14,14 @@ after it the table's other members), and every value it shows is looked
 up in the JSON at the same place: a number must be the JSON's rounded to
 the digits the text shows, a word the JSON's word, "-" a null or nothing.
 Prints what it compared, and each difference; exits 1 on any.
+
+With --suite, TEXT is a suite result's Markdown tables and JSON its -j,
+whose "tables" hold the same tables: each heading, column head and cell
+must be the text's, each number of a cell ("value", "ci95", "p", the
+counts) must be what its text shows, rounded to its digits, each
+paragraph under a table must be the text's, and each verdict of the
+stopping rule must be the text's line, with its numbers; no line of the
+text may be left over.
 """
 import json
 import re
@@ -150,7 +159,141 @@ def compare(text, value, counts):
     return False
 
 
+def shows(text, value, counts):
+    """A number of a suite's cell: "–" for null, else value rounded."""
+    if value is None:
+        return text == "–"
+    counts["numbers"] += 1
+    return same_number(text, value)
+
+
+def suite_cell(kind, text, cell, counts):
+    """Whether a cell's text shows every number of its JSON."""
+    if kind in ("param", "source"):
+        return True
+    if kind == "ratio_ci":
+        m = re.match(r"^(\S+) \[(\S+)–(\S+)\]$", text)
+        ci = cell.get("ci95")
+        if m and ci:
+            return shows(m.group(1), cell.get("value"), counts) and \
+                shows(m.group(2), ci[0], counts) and \
+                shows(m.group(3), ci[1], counts)
+        return ci is None and shows(text, cell.get("value"), counts)
+    if kind == "p":
+        p = cell.get("p")
+        if text.startswith("<"):
+            counts["numbers"] += 1
+            return p is not None and p < float(text[1:])
+        return shows(text, p, counts)
+    if kind == "flagged":
+        if "runs" not in cell:
+            return text == "–"
+        counts["numbers"] += 2
+        return text == "%d/%d" % (cell["flagged"], cell["runs"])
+    if kind == "stalls":
+        if "runs" not in cell:
+            return text == "–"
+        counts["numbers"] += 3
+        if not cell["stalls"]:
+            return text == "0"
+        return text == "%d in %d/%d runs" % (cell["stalls"], cell["runs_with"],
+                                             cell["runs"])
+    return shows(text, cell.get("value"), counts)
+
+
+def verdict_numbers(line, v, counts):
+    """A rule's verdict line shows its value and interval, either way up."""
+    m = re.search(r"(\S+)x (?:slower|faster|worse|better) \([0-9.]+% "
+                  r"sequential CI (\S+)–(\S+)\)", line) or \
+        re.search(r"legacy/optimized (\S+) \([0-9.]+% sequential CI "
+                  r"(\S+)–(\S+)\)", line)
+    if not m or v.get("value") is None or not v.get("ci"):
+        return True
+    lo, hi = v["ci"]
+    ways = [(v["value"], lo, hi), (1 / v["value"], 1 / hi, 1 / lo)]
+    counts["numbers"] += 3
+    return any(all(same_number(t, x) for t, x in zip(m.groups(), w))
+               for w in ways)
+
+
+def cells_of(line):
+    if not (line.startswith("| ") and line.endswith(" |")):
+        raise Layout("not a table row: %r" % line)
+    return line[2:-2].split(" | ")
+
+
+def main_suite(text_file, json_file):
+    with open(text_file, encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f if line.strip()]
+    with open(json_file, encoding="utf-8") as f:
+        tables = json.load(f).get("tables")
+    counts = {"numbers": 0, "words": 0}
+    bad = []
+    i = 0
+    if not isinstance(tables, list):
+        print("the JSON has no \"tables\"")
+        return 1
+    try:
+        for n, t in enumerate(tables):
+            where = "tables.%d" % n
+            counts["words"] += 1
+            if i >= len(lines) or lines[i] != "### " + t["heading"]:
+                raise Layout("%s: heading %r, text %r" % (
+                    where, t["heading"], lines[i] if i < len(lines) else None))
+            heads = [c["head"] for c in t["columns"]]
+            counts["words"] += len(heads)
+            if cells_of(lines[i + 1]) != heads:
+                bad.append("%s.columns: text %r, JSON %r" % (where, lines[i + 1], heads))
+            align = ["---" if c["kind"] in ("param", "source", "ratio_ci")
+                     else "---:" for c in t["columns"]]
+            if lines[i + 2] != "|" + "|".join(align) + "|":
+                bad.append("%s: alignment %r" % (where, lines[i + 2]))
+            i += 3
+            for r, row in enumerate(t["rows"]):
+                texts = cells_of(lines[i])
+                i += 1
+                if len(texts) != len(row["cells"]):
+                    bad.append("%s.rows.%d: %d cells, JSON %d" % (
+                        where, r, len(texts), len(row["cells"])))
+                    continue
+                for c, (text, cell) in enumerate(zip(texts, row["cells"])):
+                    counts["words"] += 1
+                    kind = t["columns"][c]["kind"]
+                    if text != cell["text"] or not suite_cell(kind, text, cell, counts):
+                        bad.append("%s.rows.%d.cells.%d (%s): text %r, JSON %s" % (
+                            where, r, c, kind, text, json.dumps(cell, ensure_ascii=False)))
+            if not t["rows"]:
+                if lines[i] != "| (no points) |":
+                    bad.append("%s: no rows, text %r" % (where, lines[i]))
+                i += 1
+            for k, note in enumerate(t["notes"]):
+                counts["words"] += 1
+                if lines[i] != note["text"]:
+                    bad.append("%s.notes.%d: text %r, JSON %r" % (
+                        where, k, lines[i], note["text"]))
+                i += 1
+                for m, v in enumerate(note.get("verdicts", [])):
+                    counts["words"] += 1
+                    line = "- %s: %s" % (v["param_text"], v["verdict"])
+                    if lines[i] != line or not verdict_numbers(lines[i], v, counts):
+                        bad.append("%s.notes.%d.verdicts.%d: text %r, JSON %s" % (
+                            where, k, m, lines[i], json.dumps(v, ensure_ascii=False)))
+                    i += 1
+        if i != len(lines):
+            raise Layout("text left over at line %d: %r" % (i + 1, lines[i]))
+    except (Layout, IndexError, KeyError) as e:
+        print("cannot read the text: %s" % (e or "it stops early"))
+        return 1
+    for b in bad:
+        print(b)
+    print("compared %d tables: %d numbers, %d words; %d differ" %
+          (len(tables), counts["numbers"], counts["words"], len(bad)))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1] == "--suite":
+        return main_suite(sys.argv[2], sys.argv[3])
     with open(sys.argv[1], encoding="utf-8") as f:
         lines = [line.rstrip("\n") for line in f if line.strip()]
     with open(sys.argv[2], encoding="utf-8") as f:

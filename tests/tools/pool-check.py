@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Check userspace/bench/pool.c against statsmodels, fixture by fixture.
+"""Check userspace/bench/maths/pool.c against statsmodels, fixture by fixture.
 
     pool-check.py [--test-pool PATH] [--tol T] [FIXTURE...]
     pool-check.py --expected SCALE FIXTURE

@@ -3,7 +3,7 @@
 
     verdict-check.py [--fleets N] [--seed S] [--hosts K,...] [--tau T,...]
 
-Draws fleets as userspace/bench/verdict-sim.c does (host noise
+Draws fleets as userspace/bench/maths/verdict-sim.c does (host noise
 log-uniform in 0.02-0.10, 4 to 8 lognormal runs per mode, tau in typical
 host SEs of 0.0258), but with numpy's generator, and decides each finding
 with pool-check.py's expected(): statsmodels' combine_effects and

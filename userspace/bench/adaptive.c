@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* report.h for SIG alone: report.c calls in here, never the reverse. */
-#include "report.h"
+#include "digits.h"
+#include "internal.h"
 #include "../output.h"
 
 void bench_looks_free(struct bench_looks *L)

@@ -8,8 +8,9 @@
  *   - what 'abpath bench -j' printed: the same report as the bench gave
  *     (text, or the JSON again, normalized, with -j), and --plot;
  *   - what 'abpath bench --suite' wrote: history.json ("experiments") or
- *     one DIR/<experiment>.json ("points"): the Markdown tables, or the
- *     JSON again with -j, and with --plot one plot per experiment.
+ *     one DIR/<experiment>.json ("points"): the Markdown tables, or with
+ *     -j the JSON again with the same tables in it ("tables"), and with
+ *     --plot one plot per experiment.
  * "-" reads standard input.
  *
  * The statistics of a bench result are computed again from its samples,
@@ -114,15 +115,8 @@ static int from_suite(const struct bench_opts *o, json_t *j, const char *what)
 				     what, i + 1);
 			return 1;
 		}
-	/* -j: the file again, in the form abpath writes it. */
-	if (o->json) {
-		if (json_dumpf(j, stdout, JSON_COMPACT |
-			       JSON_REAL_PRECISION(15)) < 0)
-			ret = 1;
-		fputc('\n', stdout);
-	} else {
-		ret = suite_print_markdown(stdout, h);
-	}
+	/* -j: the file again, in the form abpath writes it, and its tables. */
+	ret = suite_report(stdout, j, h, o->json);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		abpath_error("writing to standard output: %s", strerror(errno));
 		ret = 1;

@@ -2,7 +2,7 @@
 /*
  * libFuzzer: abpath bench --pool --from FILE --from FILE ..., through
  * bench_pool() as the command line calls it, as text and as -j; the
- * input is cut at FUZZ_SEP into the hosts' files (load.c, pooled.c,
+ * input is cut at FUZZ_SEP into the hosts' files (result.c, pooled.c,
  * pool.c).  Seeds: tests/host/cli-bench-fixtures, joined in pairs.
  */
 #include "../fuzz.h"
@@ -11,27 +11,16 @@
 /* More hosts than this add no path the first ones did not take. */
 #define FUZZ_HOSTS	6
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+static void pool(const char *const *names, int n, bool json)
 {
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_stdout();
-	return 0;
+	struct bench_opts o = { .pool = true, .json = json, .nfrom = n };
+
+	memcpy(o.from, names, (size_t)n * sizeof(*names));
+	bench_pool(&o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_file f[FUZZ_HOSTS];
-	struct bench_opts o = { .pool = true };
-	int n = fuzz_split(data, size, f, FUZZ_HOSTS);
-
-	for (int i = 0; i < n; i++)
-		o.from[o.nfrom++] = f[i].name;
-	for (int json = 0; json < 2; json++) {
-		o.json = json;
-		bench_pool(&o);
-	}
-	for (int i = 0; i < n; i++)
-		fuzz_close(&f[i]);
+	fuzz_with_files(data, size, FUZZ_HOSTS, pool);
 	return 0;
 }

@@ -4,12 +4,13 @@
  * and ties the runs to the report (bench_run()); run.c makes the runs,
  * each a child process (child.c) in the mode modes.c sets and checks,
  * stopped by signals.c, with the provenance of provenance.c; report.c
- * computes the statistics (statistics.c) and emits the result as one
+ * computes the statistics (maths/statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
- * (report.h); from.c reads a saved result back through load.c;
+ * (report.h); from.c reads a saved result back through result.c
+ * (result.h: the result in memory, which no reader takes from run.c);
  * suite.c runs the experiments of experiments.c, and tables.c prints
  * them.  With --runs auto, adaptive.c applies the stopping rule of
- * sequential.c to the runs, for run.c (whether to stop) and report.c
+ * maths/sequential.c to the runs, for run.c (whether to stop) and report.c
  * (the looks and the verdict).  No two files depend on each other both
  * ways.
  */
@@ -26,7 +27,8 @@
 #include "../control.h"
 #include "../kmsg.h"
 #include "bench.h"
-#include "sequential.h"
+#include "result.h"
+#include "maths/sequential.h"
 
 #define BENCH_DEFAULT_RUNS	6
 #define BENCH_DEFAULT_WARMUP	1
@@ -94,56 +96,6 @@ struct bench_opts {
 	bool quick;		/* --quick (suite) */
 };
 
-/* The modes in the order of the enum: index into bench_mode_name. */
-enum bench_mode { BENCH_LEGACY, BENCH_OPTIMIZED };
-extern const char *const bench_mode_name[2];
-
-struct json_t;
-
-struct bench_sample {
-	int index;		/* 1-based, execution order */
-	enum bench_mode mode;
-	bool warmup;
-	double value;
-	struct json_t *counters;	/* {path: {counter: delta or null}} */
-	struct json_t *results;		/* the workload's "results" */
-	/*
-	 * NULL, or the kernel's reports that came with the run and were the
-	 * legacy arm's collapse: {rcu_stalls_starved, from_s, to_s}.
-	 */
-	struct json_t *kernel_reports;
-	/*
-	 * "" for a run that measured the mode it was meant to, else why
-	 * not: the watchdog sent a benched path back to optimized, a
-	 * cross-check disagreed, or the mode was not the one benched at
-	 * the end.  Such a run is kept and shown, but in no statistic.
-	 */
-	char invalid[256];
-};
-
-struct bench {
-	const struct bench_opts *o;
-	struct ctl_paths paths;		/* the path(s) being switched */
-	int total;			/* runs in all, warm-ups included */
-	int done;			/* samples recorded */
-	/*
-	 * s's length: total for a bench that runs, the samples present for
-	 * one read back (an interrupted file has fewer than its total).
-	 */
-	int slots;
-	struct bench_sample *s;
-	/* From the workload's first report. */
-	char *workload_name, *metric, *unit;
-	bool lower_is_better;
-	int restore_err;		/* 1 if a mode could not be restored */
-	int stop_sig;			/* the signal that interrupted, or 0 */
-	bool incomplete;		/* interrupted, here or in the file */
-	struct json_t *provenance;	/* bench_provenance(), or the file's */
-	struct kmsg kmsg;		/* the kernel's log, while running */
-	int last_mode;			/* of the last run, -1 before one */
-	int looks_seen;			/* --runs auto: looks said so far */
-};
-
 /* cli.c: the command line. */
 /* The path a built-in workload exercises, or NULL. */
 const char *bench_default_path(const char *workload);
@@ -162,16 +114,10 @@ enum bench_mode bench_order(int i, int warmup_per_mode);
  * The pieces of bench_run(), for the suite.  bench_prepare() checks the
  * module and sets b up for o; bench_collect() does the runs (modes saved
  * first, restored after, whatever happens) and returns 0, 1 or 128 +
- * signal; bench_free() releases what either allocated.
+ * signal; bench_free() (result.h) releases what either allocated.
  */
 int bench_prepare(struct bench *b, const struct bench_opts *o);
 int bench_collect(struct bench *b);
-void bench_free(struct bench *b);
-/* Whether sample s is in the statistics: measured, and valid. */
-static inline bool bench_counts(const struct bench_sample *s)
-{
-	return !s->warmup && !s->invalid[0];
-}
 
 /* adaptive.c: --runs auto, the stopping rule over a bench's runs. */
 struct bench_looks {
@@ -310,22 +256,6 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 void bench_gp_quote(FILE *f, const char *s);
 
 /*
- * Every JSON result (a bench, a suite's history or one experiment) names
- * its schema; --from refuses any other than these.  Version 3 marks
- * invalid runs (a sample's "invalid"), which an older reader would have
- * counted; version 2 adds the provenance and summarizes by geometric
- * means; version 1 (no "schema") has the same runs, and --from
- * recomputes every summary.
- */
-#define BENCH_SCHEMA	"abpath-bench/3"
-/*
- * An adaptive bench's (--runs auto): version 4 adds "sequential", the
- * rule and its looks, whose verdict an older reader would have replaced
- * by the fixed-count one over runs the rule chose to stop at.
- */
-#define BENCH_SCHEMA_ADAPTIVE	"abpath-bench/4"
-
-/*
  * from.c: abpath bench --from FILE (a bench or a suite result), or
  * --from FILE --from FILE ... (suite results: one table across them).
  */
@@ -351,14 +281,6 @@ struct json_t *bench_from_file(const char *file, const char **what);
 bool bench_from_label(const char *arg, const char **file, char *label,
 		      size_t len);
 /*
- * load.c: fill b and o from a bench JSON object (borrowed: keep j
- * alive): its runs, and with --runs auto its rule; 0, or 1 after the
- * error.
- */
-int bench_load(struct json_t *j, const char *what, struct bench *b,
-	       struct bench_opts *o);
-
-/*
  * pooled.c: abpath bench --pool --from FILE --from FILE ...: one bench's
  * results from several hosts, pooled (pool.h).
  */
@@ -374,8 +296,18 @@ const char *bench_suite_check(const char *name);
  */
 const char *bench_suite_path_check(const char *list, const char **bad);
 
-/* tables.c: a suite result (history.json) as Markdown and plots. */
-int suite_print_markdown(FILE *f, struct json_t *history);
+/*
+ * tables.c: a suite result (history.json) as tables and plots.  The
+ * tables are one tree, built once (suite_tables(): per experiment its
+ * heading, columns, a row per point whose cells hold the text shown and
+ * the numbers it rounds, and the paragraphs under it; NULL after the
+ * error), which suite_report() prints as Markdown, or with @json as
+ * @doc (the result as saved) with the tree beside it as "tables":
+ * 0, or 1 after the error.
+ */
+struct json_t *suite_tables(struct json_t *history);
+int suite_report(FILE *f, struct json_t *doc, struct json_t *history,
+		 bool json);
 /*
  * Several suite results (histories, named for the caption): per
  * experiment one table, the source's figures and each result's

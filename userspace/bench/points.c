@@ -13,7 +13,7 @@
 
 #include "internal.h"
 #include "points.h"
-#include "statistics.h"
+#include "maths/statistics.h"
 #include "../output.h"
 
 double pt_num(json_t *j)
@@ -183,9 +183,23 @@ static void fmt_num(char *buf, size_t len, double v, int sig)
 		snprintf(buf, len, "–");
 }
 
+/* A number of a cell, or null where the text shows "–". */
+static void set_num(json_t *cell, const char *key, double v)
+{
+	if (cell)
+		json_object_set_new(cell, key, isfinite(v) ? json_real(v) :
+				    json_null());
+}
+
+static void set_count(json_t *cell, const char *key, size_t v)
+{
+	if (cell)
+		json_object_set_new(cell, key, json_integer((json_int_t)v));
+}
+
 /* "k/n": measured runs with results.<a> true, of those that say. */
 static void flagged(json_t *point, const struct suite_col *c, char *buf,
-		    size_t len)
+		    size_t len, json_t *cell)
 {
 	json_t *bench = json_object_get(point, "bench"), *s, *v;
 	size_t i, k = 0, n = 0;
@@ -201,6 +215,10 @@ static void flagged(json_t *point, const struct suite_col *c, char *buf,
 		snprintf(buf, len, "%zu/%zu", k, n);
 	else
 		snprintf(buf, len, "–");
+	if (n) {
+		set_count(cell, "flagged", k);
+		set_count(cell, "runs", n);
+	}
 }
 
 /*
@@ -209,7 +227,7 @@ static void flagged(json_t *point, const struct suite_col *c, char *buf,
  * of them; "0" where there were none.
  */
 static void stalls(json_t *point, const struct suite_col *c, char *buf,
-		   size_t len)
+		   size_t len, json_t *cell)
 {
 	json_t *bench = json_object_get(point, "bench"), *s, *kr;
 	const char *m;
@@ -231,10 +249,15 @@ static void stalls(json_t *point, const struct suite_col *c, char *buf,
 		snprintf(buf, len, "%zu in %zu/%zu runs", k, r, n);
 	else
 		snprintf(buf, len, n ? "0" : "–");
+	if (n) {
+		set_count(cell, "stalls", k);
+		set_count(cell, "runs_with", r);
+		set_count(cell, "runs", n);
+	}
 }
 
 int pt_cell(json_t *point, const struct suite_col *c, char *buf,
-	    size_t len)
+	    size_t len, json_t *cell)
 {
 	struct pt_runs r = { { NULL, NULL }, { 0, 0 } };
 	double scale = c->scale ? c->scale : 1;
@@ -245,11 +268,11 @@ int pt_cell(json_t *point, const struct suite_col *c, char *buf,
 	int err;
 
 	if (c->kind == SC_FLAGGED) {
-		flagged(point, c, buf, len);
+		flagged(point, c, buf, len, cell);
 		return 0;
 	}
 	if (c->kind == SC_STALLS) {
-		stalls(point, c, buf, len);
+		stalls(point, c, buf, len, cell);
 		return 0;
 	}
 	if (c->kind == SC_PER_CALL) {
@@ -259,6 +282,7 @@ int pt_cell(json_t *point, const struct suite_col *c, char *buf,
 			snprintf(buf, len, "%.0f", lm);
 		else
 			fmt_num(buf, len, lm, 4);
+		set_num(cell, "value", lm);
 		return 0;
 	}
 	err = pt_get_runs(point, &c->m, &r);
@@ -266,28 +290,44 @@ int pt_cell(json_t *point, const struct suite_col *c, char *buf,
 		goto out;
 	switch (c->kind) {
 	case SC_GMEAN:
-		fmt_num(buf, len, pt_gmean(r.v[c->mode], r.n[c->mode]) * scale, 4);
+		lm = pt_gmean(r.v[c->mode], r.n[c->mode]) * scale;
+		fmt_num(buf, len, lm, 4);
+		set_num(cell, "value", lm);
 		break;
 	case SC_MEAN:
-		fmt_num(buf, len, mean(r.v[c->mode], r.n[c->mode]), 4);
+		lm = mean(r.v[c->mode], r.n[c->mode]);
+		fmt_num(buf, len, lm, 4);
+		set_num(cell, "value", lm);
 		break;
 	case SC_PER_HZ:
-		fmt_num(buf, len, pt_gmean(r.v[c->mode], r.n[c->mode]) /
-			hz_of(point), 3);
+		lm = pt_gmean(r.v[c->mode], r.n[c->mode]) / hz_of(point);
+		fmt_num(buf, len, lm, 3);
+		set_num(cell, "value", lm);
 		break;
 	case SC_RATIO_CI:
 		q = (struct st_ratio){ NAN, NAN, NAN, NAN };
 		if (r.n[0] && r.n[1])
 			st_ratio_welch(r.v[0], r.n[0], r.v[1], r.n[1], 0.95, &q);
 		fmt_ratio(buf, len, q.value, q.lo, q.hi);
+		set_num(cell, "value", q.value);
+		/* As the text: no interval without a value. */
+		if (cell && isfinite(q.value) && isfinite(q.lo) &&
+		    isfinite(q.hi))
+			json_object_set_new(cell, "ci95", json_pack("[f, f]",
+							q.lo, q.hi));
+		else if (cell)
+			json_object_set_new(cell, "ci95", json_null());
 		break;
 	case SC_P:
 		if (!r.n[0] || !r.n[1] ||
-		    st_mann_whitney(r.v[0], r.n[0], r.v[1], r.n[1], &mw))
+		    st_mann_whitney(r.v[0], r.n[0], r.v[1], r.n[1], &mw)) {
 			snprintf(buf, len, "–");
-		else
+			set_num(cell, "p", NAN);
+		} else {
 			snprintf(buf, len, "%s", st_fmt_p(p, sizeof(p), mw.p) +
 				 (p[1] == '=' ? 2 : 1));
+			set_num(cell, "p", mw.p);
+		}
 		break;
 	case SC_PER_CALL:
 	case SC_FLAGGED:

@@ -32,9 +32,15 @@ int pt_get_runs(struct json_t *point, const struct suite_metric *m,
 void pt_free_runs(struct pt_runs *r);
 /* NaN without runs, or with a run of 0 or less. */
 double pt_gmean(const double *v, size_t n);
-/* One cell of a table: "–" where the runs give no number; 0 or -errno. */
+/*
+ * One cell of a table: its text into buf, "–" where the runs give no
+ * number, and with @cell (else NULL) the numbers the text shows into
+ * that object, each by its name: "value" (and "ci95" [lo, hi] for a
+ * ratio), "p", or the counts ("flagged", "stalls", "runs_with", "runs");
+ * null where the text is "–".  0 or -errno.
+ */
 int pt_cell(struct json_t *point, const struct suite_col *c, char *buf,
-	    size_t len);
+	    size_t len, struct json_t *cell);
 /* j's string member key, or dflt. */
 const char *pt_str(struct json_t *j, const char *key, const char *dflt);
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pool.h"
+#include "maths/pool.h"
 #include "report.h"
 #include "../output.h"
 

@@ -9,11 +9,9 @@
 
 #include <stdio.h>
 
+#include "digits.h"
 #include "internal.h"
-#include "statistics.h"
-
-/* Significant digits of measurements in the text output. */
-#define SIG 4
+#include "maths/statistics.h"
 
 struct mode_stats {
 	double *v;
@@ -58,30 +56,6 @@ const char *report_fmt_interrupted(char *buf, size_t len,
  * throughput) rather than "worse".
  */
 bool report_speed_words(const char *unit, bool lower_is_better);
-/*
- * The significant digits, sig or more, that x needs for its printed value
- * to lie on the same side of each of the nb bounds b as x does (equal to
- * one only if x is): an interval that excludes 1 is never printed as
- * "1.00–1.20", nor one inside a margin of 2% as "0.980–1.01".
- */
-int report_sig_beside(double x, int sig, const double *b, size_t nb);
-/* The digits both ends of an interval need, for out_range(). */
-int report_range_sig(double lo, double hi, int sig, const double *b,
-		     size_t nb);
-/* x at report_sig_beside()'s digits, into buf. */
-const char *report_fmt_beside(char *buf, size_t len, double x, int sig,
-			      const double *b, size_t nb);
-/*
- * "2.11 (95% CI 1.90–2.34)", or without the CI when there is none; each
- * number with 3 significant digits or as many more as it needs to show
- * which side of 1 it lies on.
- */
-const char *report_fmt_ratio_ci(char *buf, size_t len, double v, double lo,
-				double hi);
-/* The same, beside the bounds b as well as 1. */
-const char *report_fmt_ratio_ci_beside(char *buf, size_t len, double v,
-				       double lo, double hi, const double *b,
-				       size_t nb);
 /*
  * The mean of results.<key> (a command's CPU times, from wait4) over the
  * valid measured runs of mode @m; NaN without one.

@@ -32,8 +32,6 @@
 /* Of a command's standard error, the start is kept for an error message. */
 #define BENCH_KEEP_STDERR	(64 << 10)
 
-const char *const bench_mode_name[2] = { "legacy", "optimized" };
-
 enum bench_mode bench_order(int i, int warmup_per_mode)
 {
 	int k = i < 2 * warmup_per_mode ? i : i - 2 * warmup_per_mode;
@@ -397,25 +395,6 @@ out:
 
 /* ---- the bench --------------------------------------------------------- */
 
-void bench_free(struct bench *b)
-{
-	for (int i = 0; i < b->done; i++) {
-		json_decref(b->s[i].counters);
-		json_decref(b->s[i].results);
-		json_decref(b->s[i].kernel_reports);
-	}
-	/* A run that failed may have left its kernel reports in its slot. */
-	if (b->done < b->slots && b->s)
-		json_decref(b->s[b->done].kernel_reports);
-	kmsg_close(&b->kmsg);
-	free(b->s);
-	free(b->workload_name);
-	free(b->metric);
-	free(b->unit);
-	json_decref(b->provenance);
-	*b = (struct bench){ 0 };
-}
-
 int bench_prepare(struct bench *b, const struct bench_opts *o)
 {
 	struct counter_set probe = { 0 };
@@ -442,6 +421,7 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 	b->s = calloc((size_t)b->slots, sizeof(*b->s));
 	b->provenance = bench_provenance();
 	if (!b->s || !b->provenance) {
+		kmsg_close(&b->kmsg);
 		abpath_error("out of memory");
 		return 1;
 	}
@@ -476,6 +456,8 @@ int bench_collect(struct bench *b)
 	}
 	b->restore_err = bench_modes_restore();
 	bench_signals_end();
+	/* The kernel's log is read around runs only: the result needs none. */
+	kmsg_close(&b->kmsg);
 
 	/* Still inside bench_run()'s hold: let a pending request count. */
 	sig = bench_stop_signal();

@@ -17,8 +17,9 @@
  *    runs_per_mode, warmup_per_mode, adaptive, complete, experiments: [...]}
  * With --runs auto (adaptive) each point stops by the rule (adaptive.c)
  * and runs_per_mode is its cap.
- * (DIR/history.json, and standard output with -j); without -j, standard
- * output gets the Markdown tables of tables.c.
+ * (DIR/history.json); standard output gets the tables of tables.c, as
+ * Markdown, or with -j the history with the same tables in it
+ * ("tables": every cell's text and the numbers it shows).
  */
 #define _GNU_SOURCE	/* strchrnul */
 #include <errno.h>
@@ -421,14 +422,7 @@ int bench_suite(const struct bench_opts *o)
 				"false)\n", o->out);
 	}
 	if (!ret) {
-		if (o->json) {
-			if (json_dumpf(sr.history, stdout, JSON_COMPACT |
-				       JSON_REAL_PRECISION(15)) < 0)
-				ret = 1;
-			fputc('\n', stdout);
-		} else {
-			ret = suite_print_markdown(stdout, sr.history);
-		}
+		ret = suite_report(stdout, sr.history, sr.history, o->json);
 		if (fflush(stdout) == EOF || ferror(stdout)) {
 			abpath_error("writing to standard output: %s",
 				     strerror(errno));

@@ -11,9 +11,12 @@
  *
  * Everything is computed from the runs kept in the JSON (the samples of
  * each point's bench object) by points.c: the same data always give the
- * same table.  An experiment this version does
+ * same table.  A result's tables are one tree (suite_tables()), which
+ * one emitter prints as Markdown or, with -j, as JSON (suite_report()),
+ * so that the JSON's numbers are the text's.  An experiment this version does
  * not know gets the generic table of the workload's value.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -86,26 +89,37 @@ static void command_line(char *buf, size_t len, json_t *exp)
 	}
 }
 
+/* A paragraph under a table: its kind, and its text as printed. */
+static json_t *note(json_t *notes, const char *kind, const char *text)
+{
+	json_t *n = json_pack("{s:s, s:s}", "kind", kind, "text", text);
+
+	json_array_append_new(notes, n);
+	return n;
+}
+
 /*
  * --runs auto: each point's verdict by the stopping rule, derived again
  * from its runs (adaptive.c, as --from does), which the table's
  * intervals and p, computed as for a fixed count, are not adjusted for.
  */
-static int print_rule(FILE *f, json_t *points)
+static int rule_note(json_t *notes, json_t *points)
 {
 	struct bench_opts o;
 	struct report r;
 	struct bench b;
-	json_t *pt;
+	json_t *pt, *verdicts = json_array(), *v;
+	const struct seq_look *l;
 	char buf[64];
 	size_t i;
 	int err = 0;
 
-	fputs("Measured with --runs auto: each point ran ABBA blocks until "
-	      "the stopping rule stopped it (at most runs_per_mode per mode), "
-	      "so the intervals and p above are unadjusted for its looks. "
-	      "The rule's verdicts, each with its 95% interval valid over "
-	      "the looks:\n\n", f);
+	json_object_set_new(note(notes, "rule", "Measured with --runs auto: "
+		"each point ran ABBA blocks until the stopping rule stopped "
+		"it (at most runs_per_mode per mode), so the intervals and p "
+		"above are unadjusted for its looks. The rule's verdicts, "
+		"each with its 95% interval valid over the looks:"),
+		"verdicts", verdicts);
 	json_array_foreach(points, i, pt) {
 		o = (struct bench_opts){ 0 };
 		r = (struct report){ 0 };
@@ -116,15 +130,26 @@ static int print_rule(FILE *f, json_t *points)
 		if (!err)
 			err = report_compute(&b, &r);
 		pt_param_text(json_object_get(pt, "param"), buf, sizeof(buf));
-		if (!err)
-			fprintf(f, "- %s: %s\n", buf, r.verdict);
+		if (!err) {
+			l = r.looks.n ? &r.looks.look[r.looks.n - 1] : NULL;
+			v = json_pack("{s:O, s:s, s:s, s:s}", "param",
+				      json_object_get(pt, "param") ?:
+				      json_null(), "param_text", buf,
+				      "verdict", r.verdict, "stopped_by",
+				      seq_stop_name[r.looks.stop]);
+			json_object_set_new(v, "value", l && isfinite(l->value)
+					    ? json_real(l->value) : json_null());
+			json_object_set_new(v, "ci", l && isfinite(l->lo) &&
+					    isfinite(l->hi) ? json_pack("[f, f]",
+					    l->lo, l->hi) : json_null());
+			json_array_append_new(verdicts, v);
+		}
 		report_free(&r);
 		bench_free(&b);
 		free(o.args);
 		if (err)
 			break;
 	}
-	fputc('\n', f);
 	return err > 0 ? -EINVAL : err;
 }
 
@@ -132,12 +157,11 @@ static int print_rule(FILE *f, json_t *points)
  * The measured runs each point left out of its statistics, and the first
  * one's reason: without it a "–" or a wide interval says nothing of why.
  */
-static void print_left_out(FILE *f, json_t *points)
+static void left_out_note(json_t *notes, json_t *points)
 {
 	json_t *pt, *run, *runs;
 	const char *why, *inv;
-	bool any = false;
-	char buf[64];
+	char buf[64], *text = NULL, *more;
 	size_t i, k;
 	int n[2];
 
@@ -155,96 +179,237 @@ static void print_left_out(FILE *f, json_t *points)
 		if (!why)
 			continue;
 		pt_param_text(json_object_get(pt, "param"), buf, sizeof(buf));
-		fprintf(f, "%s%s: %d legacy, %d optimized: %s", any ? "; " :
-			"Measured runs left out of the statistics: ", buf, n[0],
-			n[1], why);
-		any = true;
+		if (asprintf(&more, "%s%s%s: %d legacy, %d optimized: %s",
+			     text ? text : "", text ? "; " :
+			     "Measured runs left out of the statistics: ", buf,
+			     n[0], n[1], why) < 0)
+			more = NULL;
+		free(text);
+		text = more;
 	}
-	if (any)
-		fputs(".\n\n", f);
+	if (text) {
+		if (asprintf(&more, "%s.", text) >= 0) {
+			note(notes, "left_out", more);
+			free(more);
+		}
+		free(text);
+	}
 }
 
-static int print_exp(FILE *f, json_t *exp, json_t *history)
+/* "Workload `...`, path P; ...": how the table's numbers were made. */
+static void workload_note(json_t *notes, json_t *exp,
+			  const struct suite_exp *e)
+{
+	json_t *runs = json_object_get(exp, "runs_per_mode");
+	char cmd[1024], count[160] = "", *text;
+
+	command_line(cmd, sizeof(cmd), exp);
+	if (json_is_integer(runs))
+		snprintf(count, sizeof(count), "%s%" JSON_INTEGER_FORMAT
+			 " measured runs per mode after %" JSON_INTEGER_FORMAT
+			 " warm-up, ",
+			 json_is_true(json_object_get(exp, "adaptive")) ?
+			 "at most " : "", json_integer_value(runs),
+			 json_integer_value(json_object_get(exp,
+							    "warmup_per_mode")));
+	if (asprintf(&text, "Workload `%s`, path %s; %sinterleaved ABBA. Per "
+		     "mode: the geometric mean of the measured runs; "
+		     "legacy/optimized [95%% CI]: the ratio of the geometric "
+		     "means, Welch t interval on the logs; p: two-sided "
+		     "Mann-Whitney U, exact given the ties.%s%s", cmd,
+		     pt_str(exp, "path", "?"), count, e->note ? " " : "",
+		     e->note ? e->note : "") < 0)
+		return;
+	note(notes, "workload", text);
+	free(text);
+}
+
+/* "Reproduces: ...", "Published: ...", "Site: ...". */
+static void labelled_note(json_t *notes, const char *kind, const char *label,
+			  const char *text)
+{
+	char *t;
+
+	if (!text || asprintf(&t, "%s: %s", label, text) < 0)
+		return;
+	note(notes, kind, t);
+	free(t);
+}
+
+static const char *const col_kind[] = {
+	[SC_GMEAN] = "gmean", [SC_MEAN] = "mean", [SC_PER_HZ] = "per_hz",
+	[SC_RATIO_CI] = "ratio_ci", [SC_P] = "p", [SC_PER_CALL] = "per_call",
+	[SC_FLAGGED] = "flagged", [SC_STALLS] = "stalls",
+};
+
+/* A column's head and what its cells are. */
+static json_t *column(const char *head, const char *kind, int mode)
+{
+	json_t *c = json_pack("{s:s, s:s}", "head", head, "kind", kind);
+
+	if (mode >= 0)
+		json_object_set_new(c, "mode", json_string(bench_mode_name[mode]));
+	return c;
+}
+
+static json_t *text_cell(const char *text)
+{
+	return json_pack("{s:s}", "text", text);
+}
+
+/*
+ * One experiment's table as a tree: its heading, columns, a row per
+ * point whose every cell has the text the table shows and the numbers
+ * that text rounds, and the paragraphs under it; NULL with *err set.
+ */
+static json_t *exp_table(json_t *exp, json_t *history, int *err)
 {
 	const struct suite_exp *e = suite_find_exp(pt_str(exp, "experiment", NULL));
 	const struct suite_col *c;
-	json_t *points = json_object_get(exp, "points"), *pt, *runs;
+	json_t *points = json_object_get(exp, "points"), *pt, *t, *cols,
+	       *rows, *cells, *cell, *notes;
 	char buf[1024];
 	size_t i;
-	int err;
 
+	*err = 0;
 	if (!e)
 		e = &generic;
 	title_line(buf, sizeof(buf), exp, history);
-	fprintf(f, "### %s\n\n| %s | source |", buf,
-		pt_str(exp, "param_name", "parameter"));
+	cols = json_array();
+	rows = json_array();
+	notes = json_array();
+	t = json_pack("{s:s?, s:s, s:o, s:o, s:o}", "experiment",
+		      pt_str(exp, "experiment", NULL), "heading", buf,
+		      "columns", cols, "rows", rows, "notes", notes);
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	json_array_append_new(cols, column(pt_str(exp, "param_name",
+						  "parameter"), "param", -1));
+	json_array_append_new(cols, column("source", "source", -1));
 	for (c = e->cols; c->head; c++)
-		fprintf(f, " %s |", c->head);
-	fputs("\n|---|---|", f);
-	for (c = e->cols; c->head; c++)
-		fputs(c->kind == SC_RATIO_CI ? "---|" : "---:|", f);
-	fputc('\n', f);
+		json_array_append_new(cols, column(c->head, col_kind[c->kind],
+			c->kind == SC_GMEAN || c->kind == SC_MEAN ||
+			c->kind == SC_PER_HZ || c->kind == SC_PER_CALL ||
+			c->kind == SC_STALLS ? c->mode : -1));
 	json_array_foreach(points, i, pt) {
 		pt_param_text(json_object_get(pt, "param"), buf, sizeof(buf));
-		fprintf(f, "| %s | %s |", buf, suite_source_at(e, buf) ?: "–");
-		for (c = e->cols; c->head; c++) {
-			err = pt_cell(pt, c, buf, sizeof(buf));
-			if (err)
-				return err;
-			fprintf(f, " %s |", buf);
+		cells = json_array();
+		json_array_append_new(rows, json_pack("{s:O, s:o}", "param",
+				      json_object_get(pt, "param") ?: json_null(),
+				      "cells", cells));
+		json_array_append_new(cells, text_cell(buf));
+		json_array_append_new(cells, text_cell(suite_source_at(e, buf) ?: "–"));
+		for (c = e->cols; c->head && !*err; c++) {
+			cell = json_object();
+			*err = pt_cell(pt, c, buf, sizeof(buf), cell);
+			json_object_set_new(cell, "text", json_string(buf));
+			json_array_append_new(cells, cell);
 		}
-		fputc('\n', f);
+		if (*err)
+			break;
 	}
-	if (!json_array_size(points))
-		fputs("| (no points) |\n", f);
-	command_line(buf, sizeof(buf), exp);
-	runs = json_object_get(exp, "runs_per_mode");
-	fprintf(f, "\nWorkload `%s`, path %s; ", buf, pt_str(exp, "path", "?"));
-	if (json_is_integer(runs))
-		fprintf(f, "%s%" JSON_INTEGER_FORMAT " measured runs per mode "
-			"after %" JSON_INTEGER_FORMAT " warm-up, ",
-			json_is_true(json_object_get(exp, "adaptive")) ?
-			"at most " : "",
-			json_integer_value(runs), json_integer_value(
-				json_object_get(exp, "warmup_per_mode")));
-	fputs("interleaved ABBA. Per mode: the geometric mean of the "
-	      "measured runs; legacy/optimized [95% CI]: the ratio of the "
-	      "geometric means, Welch t interval on the logs; p: two-sided "
-	      "Mann-Whitney U, exact given the ties.", f);
-	if (e->note)
-		fprintf(f, " %s", e->note);
-	fputs("\n\n", f);
-	print_left_out(f, points);
-	if (json_is_true(json_object_get(exp, "adaptive"))) {
-		err = print_rule(f, points);
-		if (err)
-			return err;
+	if (!*err) {
+		workload_note(notes, exp, e);
+		left_out_note(notes, points);
+		if (json_is_true(json_object_get(exp, "adaptive")))
+			*err = rule_note(notes, points);
 	}
-	if (json_string_value(json_object_get(exp, "reproduces")) || e->reproduces)
-		fprintf(f, "Reproduces: %s\n\n", pt_str(exp, "reproduces",
-						      e->reproduces));
-	if (e->published)
-		fprintf(f, "Published: %s\n\n", e->published);
-	if (legacy_site(exp, history))
-		fprintf(f, "Site: %s\n\n", legacy_site(exp, history));
-	return 0;
+	if (*err) {
+		json_decref(t);
+		return NULL;
+	}
+	labelled_note(notes, "reproduces", "Reproduces",
+		      json_string_value(json_object_get(exp, "reproduces")) ?:
+		      e->reproduces);
+	labelled_note(notes, "published", "Published", e->published);
+	labelled_note(notes, "site", "Site", legacy_site(exp, history));
+	return t;
 }
 
-int suite_print_markdown(FILE *f, json_t *history)
+json_t *suite_tables(json_t *history)
 {
-	json_t *exp;
+	json_t *tables = json_array(), *exp, *t;
 	size_t i;
-	int err;
+	int err = tables ? 0 : -ENOMEM;
 
 	json_array_foreach(json_object_get(history, "experiments"), i, exp) {
-		err = print_exp(f, exp, history);
-		if (err) {
-			abpath_error("computing the statistics: %s",
-				     strerror(-err));
-			return 1;
-		}
+		if (err)
+			break;
+		t = exp_table(exp, history, &err);
+		if (t)
+			json_array_append_new(tables, t);
 	}
-	return 0;
+	if (err) {
+		abpath_error("computing the statistics: %s", strerror(-err));
+		json_decref(tables);
+		return NULL;
+	}
+	return tables;
+}
+
+/* One table of suite_tables() as Markdown, as the project's docs paste it. */
+static void print_table(FILE *f, json_t *t)
+{
+	json_t *cols = json_object_get(t, "columns"), *rows, *row, *c, *n, *v;
+	const char *kind;
+	size_t i, k;
+
+	fprintf(f, "### %s\n\n|", pt_str(t, "heading", ""));
+	json_array_foreach(cols, i, c)
+		fprintf(f, " %s |", pt_str(c, "head", ""));
+	fputs("\n|", f);
+	json_array_foreach(cols, i, c) {
+		kind = pt_str(c, "kind", "");
+		fputs(!strcmp(kind, "param") || !strcmp(kind, "source") ||
+		      !strcmp(kind, "ratio_ci") ? "---|" : "---:|", f);
+	}
+	fputc('\n', f);
+	rows = json_object_get(t, "rows");
+	json_array_foreach(rows, i, row) {
+		fputc('|', f);
+		json_array_foreach(json_object_get(row, "cells"), k, c)
+			fprintf(f, " %s |", pt_str(c, "text", ""));
+		fputc('\n', f);
+	}
+	if (!json_array_size(rows))
+		fputs("| (no points) |\n", f);
+	fputc('\n', f);
+	json_array_foreach(json_object_get(t, "notes"), i, n) {
+		fprintf(f, "%s\n\n", pt_str(n, "text", ""));
+		if (!json_object_get(n, "verdicts"))
+			continue;
+		json_array_foreach(json_object_get(n, "verdicts"), k, v)
+			fprintf(f, "- %s: %s\n", pt_str(v, "param_text", ""),
+				pt_str(v, "verdict", ""));
+		fputc('\n', f);
+	}
+}
+
+int suite_report(FILE *f, json_t *doc, json_t *history, bool json)
+{
+	json_t *tables = suite_tables(history), *out, *t;
+	size_t i;
+	int ret = 0;
+
+	if (!tables)
+		return 1;
+	if (json) {
+		/* The result as it was saved, with the tables beside it. */
+		out = json_copy(doc);
+		if (!out || json_object_set(out, "tables", tables) ||
+		    json_dumpf(out, f, JSON_COMPACT |
+			       JSON_REAL_PRECISION(15)) < 0)
+			ret = 1;
+		fputc('\n', f);
+		json_decref(out);
+	} else {
+		json_array_foreach(tables, i, t)
+			print_table(f, t);
+	}
+	json_decref(tables);
+	return ret;
 }
 
 /* ---- across results ------------------------------------------------------ */
@@ -415,7 +580,7 @@ static int print_across(FILE *f, const char *id, json_t *const *histories,
 				fputs(" – |", f);
 				continue;
 			}
-			err = pt_cell(pt, c, buf, sizeof(buf));
+			err = pt_cell(pt, c, buf, sizeof(buf), NULL);
 			if (err)
 				return err;
 			fprintf(f, " %s |", buf);

@@ -27,27 +27,18 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "idle", required_argument, NULL, 'N' },
-		{ "iterations", required_argument, NULL, 'i' },
-		WL_LONGOPTS, { 0 }
+	long long nidle = 0, iters = 2000, bad = 0, first_bad = -1;
+	const struct wl_int_opt opts[] = {
+		{ 'N', "idle", 0, 1 << 22, &nidle },
+		{ 'i', "iterations", 1, 1LL << 40, &iters },
 	};
-	long long iters = 2000, bad = 0, first_bad = -1;
-	int nidle = 0, c, first_status = 0;
+	int first_status = 0;
 	double setup_s, t0, t1, us;
 
 	wl_init("forkexit", usage);
-	while ((c = getopt_long(argc, argv, "N:i:" WL_SHORTOPTS, lopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'N': nidle = wl_arg_ll("--idle", optarg, 0, 1 << 22); break;
-		case 'i': iters = wl_arg_ll("--iterations", optarg, 1, 1LL << 40); break;
-		default: wl_common_opt(c);
-		}
-	}
-	wl_no_args(argc, argv);
+	wl_int_opts(argc, argv, opts, 2);
 
-	setup_s = wl_idle_start(nidle);
+	setup_s = wl_idle_start((int)nidle);
 
 	t0 = wl_now();
 	for (long long i = 0; i < iters; i++) {

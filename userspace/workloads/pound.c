@@ -94,32 +94,23 @@ static void *pound(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "calls", required_argument, NULL, 'c' },
-		{ "threads", required_argument, NULL, 'n' },
-		WL_LONGOPTS, { 0 }
+	long long calls = 5000000, nthreads = 2, backwards = 0;
+	const struct wl_int_opt opts[] = {
+		{ 'c', "calls", 1, 1LL << 40, &calls },
+		{ 'n', "threads", 1, 4096, &nthreads },
 	};
-	long long calls = 5000000, backwards = 0;
-	int nthreads = 2, c, err;
 	struct thr *thr;
 	double t0, t1, cpu0, cpu1;
 	const char *first_err = NULL;
+	int err;
 
 	wl_init(NAME, usage);
-	while ((c = getopt_long(argc, argv, "c:n:" WL_SHORTOPTS, lopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c': calls = wl_arg_ll("--calls", optarg, 1, 1LL << 40); break;
-		case 'n': nthreads = wl_arg_ll("--threads", optarg, 1, 4096); break;
-		default: wl_common_opt(c);
-		}
-	}
-	wl_no_args(argc, argv);
+	wl_int_opts(argc, argv, opts, 2);
 
 	thr = calloc(nthreads, sizeof(*thr));
 	if (!thr)
 		wl_die("out of memory");
-	pthread_barrier_init(&barrier, NULL, nthreads + 1);
+	pthread_barrier_init(&barrier, NULL, (unsigned int)nthreads + 1);
 	for (int i = 0; i < nthreads; i++) {
 		thr[i].calls = calls / nthreads + (i < calls % nthreads);
 		err = pthread_create(&thr[i].tid, NULL, pound, &thr[i]);

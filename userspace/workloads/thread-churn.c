@@ -30,27 +30,18 @@ static void *ret_arg(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "idle", required_argument, NULL, 'N' },
-		{ "threads", required_argument, NULL, 'm' },
-		WL_LONGOPTS, { 0 }
+	long long nidle = 0, nthreads = 2000, bad = 0;
+	const struct wl_int_opt opts[] = {
+		{ 'N', "idle", 0, 1 << 22, &nidle },
+		{ 'm', "threads", 1, 1LL << 40, &nthreads },
 	};
-	long long nthreads = 2000, bad = 0;
-	int nidle = 0, c, err;
 	double setup_s, t0, t1, us;
+	int err;
 
 	wl_init("thread-churn", usage);
-	while ((c = getopt_long(argc, argv, "N:m:" WL_SHORTOPTS, lopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'N': nidle = wl_arg_ll("--idle", optarg, 0, 1 << 22); break;
-		case 'm': nthreads = wl_arg_ll("--threads", optarg, 1, 1LL << 40); break;
-		default: wl_common_opt(c);
-		}
-	}
-	wl_no_args(argc, argv);
+	wl_int_opts(argc, argv, opts, 2);
 
-	setup_s = wl_idle_start(nidle);
+	setup_s = wl_idle_start((int)nidle);
 
 	t0 = wl_now();
 	for (long long i = 0; i < nthreads; i++) {

@@ -85,6 +85,38 @@ long long wl_arg_ll(const char *opt, const char *arg, long long min,
 	return v;
 }
 
+void wl_int_opts(int argc, char **argv, const struct wl_int_opt *opts,
+		 int n)
+{
+	static const struct option common[] = { WL_LONGOPTS };
+	struct option lopts[16 + 3] = { 0 };
+	char shorts[2 * 16 + sizeof(WL_SHORTOPTS)] = "", name[64];
+	int c, k = 0, i;
+
+	if (n > 16)
+		wl_die("wl_int_opts: %d options, 16 at most", n);
+	for (i = 0; i < n; i++) {
+		lopts[i] = (struct option){ opts[i].name, required_argument,
+					    NULL, opts[i].letter };
+		shorts[k++] = opts[i].letter;
+		shorts[k++] = ':';
+	}
+	memcpy(&lopts[n], common, sizeof(common));
+	strcat(shorts, WL_SHORTOPTS);
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		for (i = 0; i < n && opts[i].letter != c; i++)
+			;
+		if (i == n) {
+			wl_common_opt(c);
+			continue;
+		}
+		snprintf(name, sizeof(name), "--%s", opts[i].name);
+		*opts[i].val = wl_arg_ll(name, optarg, opts[i].min,
+					 opts[i].max);
+	}
+	wl_no_args(argc, argv);
+}
+
 double wl_arg_double(const char *opt, const char *arg, double min,
 		     double max)
 {

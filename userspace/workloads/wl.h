@@ -33,6 +33,19 @@ void wl_common_opt(int c);
 void wl_no_args(int argc, char **argv);
 long long wl_arg_ll(const char *opt, const char *arg, long long min,
 		    long long max);
+/*
+ * A workload whose options are all integers (with -h and -j): each
+ * option's letter, long name, bounds and variable, in a table that
+ * wl_int_opts() parses argv by, positional arguments refused.
+ */
+struct wl_int_opt {
+	char letter;
+	const char *name;	/* without "--" */
+	long long min, max;
+	long long *val;
+};
+void wl_int_opts(int argc, char **argv, const struct wl_int_opt *opts,
+		 int n);
 double wl_arg_double(const char *opt, const char *arg, double min,
 		     double max);
 

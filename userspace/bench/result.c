@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A bench's result read back into a struct bench: its runs, as the bench
- * made them, and with --runs auto its stopping rule.  from.c (--from),
- * pooled.c (--pool) and tables.c (a suite's rule verdicts) read results
- * through here; only the runs and the rule are taken, every statistic is
- * computed again.
+ * A bench's result (result.h): read back into a struct bench, its runs
+ * as the bench made them, and with --runs auto its stopping rule; and
+ * freed.  from.c (--from), pooled.c (--pool) and tables.c (a suite's
+ * rule verdicts) read results through here, never through the runner;
+ * only the runs and the rule are taken, every statistic is computed
+ * again.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 
 #include "internal.h"
 #include "../output.h"
+
+const char *const bench_mode_name[2] = { "legacy", "optimized" };
 
 static int bad(const char *what, const char *why)
 {
@@ -170,4 +173,22 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 		b->done++;
 	}
 	return 0;
+}
+
+void bench_free(struct bench *b)
+{
+	for (int i = 0; i < b->done; i++) {
+		json_decref(b->s[i].counters);
+		json_decref(b->s[i].results);
+		json_decref(b->s[i].kernel_reports);
+	}
+	/* A run that failed may have left its kernel reports in its slot. */
+	if (b->done < b->slots && b->s)
+		json_decref(b->s[b->done].kernel_reports);
+	free(b->s);
+	free(b->workload_name);
+	free(b->metric);
+	free(b->unit);
+	json_decref(b->provenance);
+	*b = (struct bench){ 0 };
 }

@@ -140,6 +140,72 @@ static int refused(void)
 	return 2;
 }
 
+/* Whether a pooled fleet of k hosts says the row's finding. */
+typedef bool (*finding)(const struct pool_host *h,
+			const struct pool_result *r, size_t k);
+
+/*
+ * One row's fleets: reps fleets of k hosts drawn as fleet() draws them
+ * from row id's stream, counted where said() holds, into *hits; false
+ * if pool.c refused one.
+ */
+static bool count_fleets(unsigned id, size_t k, double mu, double tau,
+			 double shift, finding said, size_t *hits)
+{
+	struct pool_host h[MAX_HOSTS];
+	double theta[MAX_HOSTS];
+	struct pool_result r;
+	struct st_rng rng;
+
+	*hits = 0;
+	seed_row(&rng, id);
+	for (size_t s = 0; s < reps; s++) {
+		if (!fleet(&rng, k, mu, tau, shift, h, theta, &r))
+			return false;
+		*hits += said(h, &r, k);
+	}
+	return true;
+}
+
+static bool any_outlier(const struct pool_host *h,
+			const struct pool_result *r, size_t k)
+{
+	(void)h;
+	(void)k;
+	return r->outliers > 0;
+}
+
+static bool first_outlier(const struct pool_host *h,
+			  const struct pool_result *r, size_t k)
+{
+	(void)r;
+	(void)k;
+	return h[0].outlier;
+}
+
+static bool mean_above(const struct pool_host *h,
+		       const struct pool_result *r, size_t k)
+{
+	(void)h;
+	(void)k;
+	return r->mean.lo > 0;
+}
+
+static bool any_differs(const struct pool_host *h,
+			const struct pool_result *r, size_t k)
+{
+	(void)h;
+	(void)k;
+	return r->differ_above + r->differ_below > 0;
+}
+
+static bool all_above(const struct pool_host *h,
+		      const struct pool_result *r, size_t k)
+{
+	(void)h;
+	return r->differ_above == k;
+}
+
 static const size_t flag_hosts[] = { 4, 5, 6, 8, 10, 20, 64 };
 static const double flag_taus[] = { 0, 1, 2 };
 
@@ -149,12 +215,9 @@ static const double flag_taus[] = { 0, 1, 2 };
  */
 static int flags(void)
 {
-	struct pool_host h[MAX_HOSTS];
-	double theta[MAX_HOSTS];
-	struct pool_result r;
-	struct st_rng rng;
 	char cell[96];
 	unsigned id = 100;
+	size_t n;
 
 	for (size_t a = 0; a < sizeof(flag_hosts) / sizeof(*flag_hosts); a++) {
 		size_t k = flag_hosts[a];
@@ -163,32 +226,20 @@ static int flags(void)
 			continue;
 		for (size_t b = 0; b < sizeof(flag_taus) / sizeof(*flag_taus);
 		     b++) {
-			size_t any = 0;
-
-			seed_row(&rng, id++);
-			for (size_t s = 0; s < reps; s++) {
-				if (!fleet(&rng, k, 0, flag_taus[b] * ref_se(),
-					   0, h, theta, &r))
-					return refused();
-				any += r.outliers > 0;
-			}
+			if (!count_fleets(id++, k, 0, flag_taus[b] * ref_se(),
+					  0, any_outlier, &n))
+				return refused();
 			snprintf(cell, sizeof(cell), "no outlier, %zu hosts, "
 				 "τ %g SE", k, flag_taus[b]);
-			row("unlike the others", cell, any, reps, '<', ALPHA);
+			row("unlike the others", cell, n, reps, '<', ALPHA);
 		}
 		for (size_t b = 0; b < 2; b++) {
-			size_t hit = 0;
-
-			seed_row(&rng, id++);
-			for (size_t s = 0; s < reps; s++) {
-				if (!fleet(&rng, k, 0, flag_taus[b] * ref_se(),
-					   3 * ref_se(), h, theta, &r))
-					return refused();
-				hit += h[0].outlier;
-			}
+			if (!count_fleets(id++, k, 0, flag_taus[b] * ref_se(),
+					  3 * ref_se(), first_outlier, &n))
+				return refused();
 			snprintf(cell, sizeof(cell), "one host 3 SE away, %zu "
 				 "hosts, τ %g SE", k, flag_taus[b]);
-			row("unlike the others", cell, hit, reps, '=', 0);
+			row("unlike the others", cell, n, reps, '=', 0);
 		}
 	}
 	return 0;
@@ -264,17 +315,13 @@ static int pool(void)
 			       k, lowest[0], stated, lowest[1], pi_stated);
 	}
 	for (size_t a = 0; a < sizeof(pool_hosts) / sizeof(*pool_hosts); a++) {
-		size_t k = pool_hosts[a], hit = 0;
+		size_t k = pool_hosts[a], hit;
 
 		if (k != 3 && k != 5 && k != 10)
 			continue;
-		seed_row(&rng, id++);
-		for (size_t s = 0; s < reps; s++) {
-			if (!fleet(&rng, k, 3 * ref_se(), ref_se(), 0, h, theta,
-				   &r))
-				return refused();
-			hit += r.mean.lo > 0;
-		}
+		if (!count_fleets(id++, k, 3 * ref_se(), ref_se(), 0,
+				  mean_above, &hit))
+			return refused();
 		snprintf(cell, sizeof(cell), "mean 3 SE, %zu hosts, τ 1 SE", k);
 		row("mean over hosts: legacy slower/faster", cell, hit, reps,
 		    '=', 0);
@@ -293,33 +340,21 @@ static const size_t holm_hosts[] = { 2, 3, 5, 10, 20, 64 };
  */
 static int hosts(void)
 {
-	struct pool_host h[MAX_HOSTS];
-	double theta[MAX_HOSTS];
-	struct pool_result r;
-	struct st_rng rng;
 	char cell[128];
 	unsigned id = 300;
 
 	for (size_t a = 0; a < sizeof(holm_hosts) / sizeof(*holm_hosts); a++) {
-		size_t k = holm_hosts[a], any = 0, all = 0;
+		size_t k = holm_hosts[a], any, all;
 
 		if (k > max_hosts)
 			continue;
-		seed_row(&rng, id++);
-		for (size_t s = 0; s < reps; s++) {
-			if (!fleet(&rng, k, 0, 0, 0, h, theta, &r))
-				return refused();
-			any += r.differ_above + r.differ_below > 0;
-		}
+		if (!count_fleets(id++, k, 0, 0, 0, any_differs, &any))
+			return refused();
 		snprintf(cell, sizeof(cell), "no effect on any of %zu hosts", k);
 		row("per host: legacy slower/faster on M of k", cell, any, reps,
 		    '<', ALPHA);
-		seed_row(&rng, id++);
-		for (size_t s = 0; s < reps; s++) {
-			if (!fleet(&rng, k, log(1.2), 0, 0, h, theta, &r))
-				return refused();
-			all += r.differ_above == k;
-		}
+		if (!count_fleets(id++, k, log(1.2), 0, 0, all_above, &all))
+			return refused();
 		snprintf(cell, sizeof(cell), "1.2× on each of %zu hosts", k);
 		row("per host: on each of the k hosts", cell, all, reps, '=', 0);
 	}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A bench's result in memory: its runs (samples) and what they were
+ * of, as a running bench records them (run.c) and as a saved result is
+ * read back (result.c, for --from, --pool and a suite's tables).  What
+ * reads a result needs this and the statistics, never the runner.
+ */
+#ifndef ABPATH_BENCH_RESULT_H
+#define ABPATH_BENCH_RESULT_H
+
+#include <stdbool.h>
+
+#include "../control.h"
+#include "../kmsg.h"
+
+struct bench_opts;
+struct json_t;
+
+/* The modes in the order of the enum: index into bench_mode_name. */
+enum bench_mode { BENCH_LEGACY, BENCH_OPTIMIZED };
+extern const char *const bench_mode_name[2];
+
+struct bench_sample {
+	int index;		/* 1-based, execution order */
+	enum bench_mode mode;
+	bool warmup;
+	double value;
+	struct json_t *counters;	/* {path: {counter: delta or null}} */
+	struct json_t *results;		/* the workload's "results" */
+	/*
+	 * NULL, or the kernel's reports that came with the run and were the
+	 * legacy arm's collapse: {rcu_stalls_starved, from_s, to_s}.
+	 */
+	struct json_t *kernel_reports;
+	/*
+	 * "" for a run that measured the mode it was meant to, else why
+	 * not: the watchdog sent a benched path back to optimized, a
+	 * cross-check disagreed, or the mode was not the one benched at
+	 * the end.  Such a run is kept and shown, but in no statistic.
+	 */
+	char invalid[256];
+};
+
+struct bench {
+	const struct bench_opts *o;
+	struct ctl_paths paths;		/* the path(s) being switched */
+	int total;			/* runs in all, warm-ups included */
+	int done;			/* samples recorded */
+	/*
+	 * s's length: total for a bench that runs, the samples present for
+	 * one read back (an interrupted file has fewer than its total).
+	 */
+	int slots;
+	struct bench_sample *s;
+	/* From the workload's first report. */
+	char *workload_name, *metric, *unit;
+	bool lower_is_better;
+	int restore_err;		/* 1 if a mode could not be restored */
+	int stop_sig;			/* the signal that interrupted, or 0 */
+	bool incomplete;		/* interrupted, here or in the file */
+	struct json_t *provenance;	/* bench_provenance(), or the file's */
+	struct kmsg kmsg;		/* the kernel's log, while running */
+	int last_mode;			/* of the last run, -1 before one */
+	int looks_seen;			/* --runs auto: looks said so far */
+};
+
+/* Whether sample s is in the statistics: measured, and valid. */
+static inline bool bench_counts(const struct bench_sample *s)
+{
+	return !s->warmup && !s->invalid[0];
+}
+
+/*
+ * Every JSON result (a bench, a suite's history or one experiment) names
+ * its schema; --from refuses any other than these.  Version 3 marks
+ * invalid runs (a sample's "invalid"), which an older reader would have
+ * counted; version 2 adds the provenance and summarizes by geometric
+ * means; version 1 (no "schema") has the same runs, and --from
+ * recomputes every summary.
+ */
+#define BENCH_SCHEMA	"abpath-bench/3"
+/*
+ * An adaptive bench's (--runs auto): version 4 adds "sequential", the
+ * rule and its looks, whose verdict an older reader would have replaced
+ * by the fixed-count one over runs the rule chose to stop at.
+ */
+#define BENCH_SCHEMA_ADAPTIVE	"abpath-bench/4"
+
+/*
+ * Fill b and o from a bench JSON object (borrowed: keep j alive): its
+ * runs, and with --runs auto its rule; 0, or 1 after the error.
+ */
+int bench_load(struct json_t *j, const char *what, struct bench *b,
+	       struct bench_opts *o);
+/* Release what bench_load() or a bench's runs (run.c) allocated. */
+void bench_free(struct bench *b);
+
+#endif
