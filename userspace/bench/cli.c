@@ -50,6 +50,8 @@ static const struct {
 	{ "suite", 'S', true, false },
 	{ "quick", 'Q', false, false },
 	{ "out", 'O', true, false },
+	{ "factorial", 'K', true, false },
+	{ "order", 'D', true, false },
 };
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
@@ -291,7 +293,7 @@ const char *bench_check_values(const struct bench_opts *o)
 	if (o->prepare && !*o->prepare)
 		return "--prepare needs a command";
 	if (!o->adaptive && (o->max_runs_given || o->precision_given ||
-			     o->margin_given))
+			     (o->margin_given && !o->factorial)))
 		return o->runs_given ? "--max-runs, --precision and --margin "
 		       "go with --runs auto, not with a number of runs" :
 		       "--max-runs, --precision and --margin go with --runs "
@@ -520,6 +522,17 @@ static int bench_opt(const struct cmd *c, int opt, char *arg, void *ctx)
 					       "mode, 0 or more", arg);
 		o->warmup_given = true;
 		break;
+	case 'K':
+		o->factorial = arg;
+		break;
+	case 'D':
+		if (!parse_count(arg, 1, BENCH_FAC_MAX_K, &o->fac_order))
+			return cli_usage_error(c, "invalid --order '%s'; expected "
+					       "the highest interaction in the "
+					       "model, 1 to %d", arg,
+					       BENCH_FAC_MAX_K);
+		o->order_given = true;
+		break;
 	case 'P':
 		if (!bench_plot_format(arg))
 			return cli_usage_error(c, "invalid --plot '%s'; expected "
@@ -554,6 +567,10 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	msg = bench_check_values(&o);
 	if (msg)
 		return cli_usage_error(c, "%s", msg);
+	if (o.factorial && (msg = bench_factorial_check(&o)))
+		return cli_usage_error(c, "%s", msg);
+	if (o.order_given && !o.factorial)
+		return cli_usage_error(c, "--order goes with --factorial");
 	if (o.adaptive)
 		o.runs = o.seq.cap;
 	if (o.nfrom || o.suite || o.quick || o.out || o.pool) {
@@ -587,7 +604,7 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 					       "-- CMD");
 		if (!o.nargs)
 			return cli_usage_error(c, "no command after '--'");
-		if (!o.path)
+		if (!o.path && !o.factorial)
 			return cli_usage_error(c, "a command needs --path: "
 					       "abpath cannot tell which path "
 					       "it exercises");
@@ -605,6 +622,10 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 		if (ret >= 0)
 			return ret;
 		o.exe = exe;
+	}
+	if (o.factorial) {
+		ret = bench_factorial_paths(c, &o);
+		return ret >= 0 ? ret : bench_factorial(&o);
 	}
 	if (!o.path)
 		o.path = bench_default_path(o.workload);

@@ -38,6 +38,9 @@
 /* --runs auto: the largest --max-runs (per mode). */
 #define BENCH_MAX_AUTO_RUNS	1000
 
+/* --factorial: at most this many paths, 2^4 = 16 cells (maths/factorial.h). */
+#define BENCH_FAC_MAX_K		4
+
 #define SUITE_DEFAULT_RUNS	4
 #define SUITE_QUICK_RUNS	2
 /* --suite with --runs auto: the cap per mode, --max-runs unless given. */
@@ -92,6 +95,15 @@ struct bench_opts {
 	const char *suite;	/* --suite NAME */
 	const char *out;	/* --out DIR (suite) */
 	bool quick;		/* --quick (suite) */
+	/*
+	 * --factorial PATHS: the 2^fac_k cells of these paths' modes, in
+	 * runs replicates (factorial.c); fac_order: the highest interaction
+	 * in the model (--order, default 2).
+	 */
+	const char *factorial;
+	int fac_k, fac_order;
+	bool order_given;
+	char fac_path[BENCH_FAC_MAX_K][CTL_NAME_MAX];
 };
 
 /* The modes in the order of the enum: index into bench_mode_name. */
@@ -119,6 +131,12 @@ struct bench_sample {
 	 * the end.  Such a run is kept and shown, but in no statistic.
 	 */
 	char invalid[256];
+	/*
+	 * A factorial's run: its replicate (block, 0-based; -1 for a
+	 * warm-up) and its cell, bit j set when fac_path[j] was legacy.
+	 */
+	int block;
+	unsigned cell;
 };
 
 struct bench {
@@ -142,6 +160,15 @@ struct bench {
 	struct kmsg kmsg;		/* the kernel's log, while running */
 	int last_mode;			/* of the last run, -1 before one */
 	int looks_seen;			/* --runs auto: looks said so far */
+	/*
+	 * --factorial: the cell of each measured run, in the order run
+	 * (replicate after replicate); the module's other paths, each held
+	 * in the mode it had (others_mode) and checked after every run.
+	 */
+	unsigned *plan;
+	struct ctl_paths others;
+	enum bench_mode others_mode[CTL_MAX_PATHS];
+	unsigned long long seed;	/* of the plan's random order */
 };
 
 /* cli.c: the command line. */
@@ -230,6 +257,8 @@ int bench_modes_restore(void);
 void bench_modes_say_restored(FILE *f);
 /* Switch every path of p to m and check that it did: 0, or 1 after why. */
 int bench_mode_set(const struct ctl_paths *p, enum bench_mode m);
+/* The same, path p->name[i] to m[i] (a factorial's cell). */
+int bench_modes_set(const struct ctl_paths *p, const enum bench_mode *m);
 /*
  * {path: {counter: delta}} for the benched paths in the mode that ran.
  * A maximum (ns_max, any "*_max") is its value after the run: a
@@ -240,6 +269,11 @@ struct json_t *bench_counter_deltas(const struct ctl_paths *p,
 				    const char *mode,
 				    const struct counter_set *before,
 				    const struct counter_set *after);
+/* The same, each path in its own mode m[i]. */
+struct json_t *bench_counter_deltas_modes(const struct ctl_paths *p,
+					  const enum bench_mode *m,
+					  const struct counter_set *before,
+					  const struct counter_set *after);
 /*
  * Why a run did not measure mode @m, into @why (left "" for a good run):
  * the watchdog sent a benched path back to optimized during it (the run
@@ -252,6 +286,10 @@ struct json_t *bench_counter_deltas(const struct ctl_paths *p,
 void bench_judge_run(const struct ctl_paths *p, enum bench_mode m,
 		     const struct counter_set *before,
 		     const struct counter_set *after, char *why, size_t len);
+/* The same, each path meant to be in its own mode m[i]. */
+void bench_judge_modes(const struct ctl_paths *p, const enum bench_mode *m,
+		       const struct counter_set *before,
+		       const struct counter_set *after, char *why, size_t len);
 
 /* signals.c: stop requests. */
 /*
@@ -324,6 +362,24 @@ void bench_gp_quote(FILE *f, const char *s);
  * by the fixed-count one over runs the rule chose to stop at.
  */
 #define BENCH_SCHEMA_ADAPTIVE	"abpath-bench/4"
+
+/*
+ * A factorial's (--factorial): version 5 has one run per cell and a fit
+ * of effects, no legacy and optimized arms an older reader would look for.
+ */
+#define BENCH_SCHEMA_FACTORIAL	"abpath-bench/5"
+
+/* factorial.c: abpath bench --factorial PATHS. */
+struct cmd;
+/* NULL if the options go with --factorial, else why not. */
+const char *bench_factorial_check(const struct bench_opts *o);
+/*
+ * Parse --factorial's list into o (fac_k, fac_path), with the default
+ * replicates and order: -1, or the exit code after a usage error.
+ */
+int bench_factorial_paths(const struct cmd *c, struct bench_opts *o);
+/* Runs the factorial and reports it: the exit code, as bench_run(). */
+int bench_factorial(const struct bench_opts *o);
 
 /*
  * from.c: abpath bench --from FILE (a bench or a suite result), or

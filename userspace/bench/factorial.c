@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abpath bench --factorial PATHS: every combination of the paths' modes,
+ * 2^k cells, in r replicates, each replicate a block of the cells in a
+ * random order (maths/factorial.c has the design and the fit).  The runs
+ * are run.c's, one per cell; this file checks the command line, plans the
+ * order, holds the module's other paths where they were, and reports the
+ * fit as one tree for text and JSON.
+ *
+ * A path that cannot run legacy on this kernel (its site "unavailable")
+ * is refused before any run: a factorial without it is a different
+ * experiment, which the user should ask for by name.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "report.h"
+#include "maths/factorial.h"
+#include "../cli.h"
+#include "../output.h"
+
+_Static_assert(BENCH_FAC_MAX_K == FAC_MAX_K, "one cap for CLI and maths");
+
+const char *bench_factorial_check(const struct bench_opts *o)
+{
+	if (o->nfrom || o->suite || o->pool || o->quick || o->out)
+		return "--factorial runs a workload: not with --from, --pool "
+		       "or --suite";
+	if (o->path)
+		return "--factorial names its paths: not with --path";
+	if (o->adaptive)
+		return "--factorial takes a number of replicates, not --runs "
+		       "auto: its stopping rule is made for one path's two "
+		       "modes, not for a family of effects";
+	if (o->max_runs_given || o->precision_given)
+		return "--max-runs and --precision go with --runs auto, not "
+		       "with --factorial";
+	if (o->plot || o->export_csv)
+		return "--factorial writes text, JSON (-j), --export-json and "
+		       "--export-markdown: not --plot or --export-csv";
+	return NULL;
+}
+
+int bench_factorial_paths(const struct cmd *c, struct bench_opts *o)
+{
+	struct ctl_paths all;
+	const char *s = o->factorial, *comma;
+	char name[CTL_NAME_MAX];
+	int n = 0, ret, k;
+
+	ctl_path_names(&all);
+	if (!strcmp(s, "all")) {
+		if (all.n > FAC_MAX_K)
+			return cli_usage_error(c, "--factorial all: %d paths "
+					       "make %d cells; at most %d (%d "
+					       "paths): name them", all.n,
+					       1 << (all.n < 20 ? all.n : 20),
+					       FAC_MAX_CELLS, FAC_MAX_K);
+		for (int i = 0; i < all.n; i++)
+			ctl_copy(o->fac_path[n++], CTL_NAME_MAX, all.name[i]);
+		s = "";
+	}
+	while (*s) {
+		size_t len;
+
+		comma = strchr(s, ',');
+		len = comma ? (size_t)(comma - s) : strlen(s);
+		if (!len || len >= sizeof(name))
+			return cli_usage_error(c, "invalid --factorial '%s'; "
+					       "expected paths separated by "
+					       "commas, or all", o->factorial);
+		memcpy(name, s, len);
+		name[len] = '\0';
+		if (!strcmp(name, "all"))
+			return cli_usage_error(c, "--factorial: all stands "
+					       "alone, not in a list");
+		ret = cli_check_path(c, name);
+		if (ret >= 0)
+			return ret;
+		for (int i = 0; i < n && i < FAC_MAX_K; i++)
+			if (!strcmp(o->fac_path[i], name))
+				return cli_usage_error(c, "--factorial: path "
+						       "'%s' given twice",
+						       name);
+		if (n < FAC_MAX_K)
+			ctl_copy(o->fac_path[n], CTL_NAME_MAX, name);
+		n++;
+		s += len + (comma ? 1 : 0);
+		if (comma && !*s)
+			return cli_usage_error(c, "invalid --factorial '%s'; "
+					       "expected paths separated by "
+					       "commas, or all", o->factorial);
+	}
+	if (n > FAC_MAX_K)
+		return cli_usage_error(c, "--factorial: %d paths make %d "
+				       "cells; at most %d (%d paths)", n,
+				       1 << (n < 20 ? n : 20), FAC_MAX_CELLS,
+				       FAC_MAX_K);
+	if (n < 2)
+		return cli_usage_error(c, "--factorial needs two paths or "
+				       "more; for one, bench it with --path");
+	k = n;
+	o->fac_k = k;
+	if (!o->order_given)
+		o->fac_order = k < 2 ? k : 2;
+	if (o->fac_order > k)
+		return cli_usage_error(c, "--order %d: %d paths have "
+				       "interactions up to order %d",
+				       o->fac_order, k, k);
+	if (!o->runs_given)
+		o->runs = fac_default_reps(k);
+	if (o->runs > FAC_MAX_REPS)
+		return cli_usage_error(c, "--factorial: at most %d replicates "
+				       "(--runs)", FAC_MAX_REPS);
+	{
+		/* The fit needs residual degrees of freedom. */
+		unsigned e[FAC_MAX_EFFECTS];
+		int params = o->runs + fac_effects(k, o->fac_order, e);
+
+		if ((o->runs << k) - params < 2)
+			return cli_usage_error(c, "--factorial: %d replicates "
+					       "of %d cells leave the model "
+					       "with %d degrees of freedom "
+					       "for its error; give more "
+					       "(--runs)", o->runs, 1 << k,
+					       (o->runs << k) - params);
+	}
+	return -1;
+}
+
+/* "exit_reparent" or "exit_reparent × timer_fastpath". */
+static const char *effect_name(const struct bench *b, unsigned mask,
+			       char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int j = 0; j < b->paths.n && n < len; j++)
+		if (mask & (1u << j))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? " × " : "",
+					      b->paths.name[j]);
+	return buf;
+}
+
+/* "LOLO": each path's mode in the cell, in --factorial's order. */
+static const char *cell_name(const struct bench *b, unsigned cell, char *buf)
+{
+	int j;
+
+	for (j = 0; j < b->paths.n; j++)
+		buf[j] = cell & (1u << j) ? 'L' : 'O';
+	buf[j] = '\0';
+	return buf;
+}
+
+/*
+ * A main effect's verdict in the single bench's words: a difference
+ * only when Holm's adjusted p is below 0.05 (the interval then excludes
+ * 1), "equivalent" when the 95% interval lies inside the margin.
+ */
+static void main_verdict(const struct bench *b, const struct fac_effect *e,
+			 int family, char *buf, size_t len)
+{
+	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
+	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
+	bool speed = report_speed_words(b->unit, b->lower_is_better);
+
+	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
+				   e->ratio_hi, bd, 3);
+	st_fmt_p(p, sizeof(p), e->p);
+	st_fmt_p(ph, sizeof(ph), e->p_holm);
+	if (e->p_holm < 0.05) {
+		bool up = e->ratio > 1, worse = b->lower_is_better ? up : !up;
+		double v = up ? e->ratio : 1 / e->ratio;
+		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
+		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
+
+		snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), Holm %s",
+			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
+			 worse ? (speed ? "slower" : "worse")
+			       : (speed ? "faster" : "better"),
+			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
+			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
+	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
+		snprintf(buf, len, "equivalent within ±%g%% (%s–%s): "
+			 "legacy/optimized %s", 100 * m,
+			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
+			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
+	} else if (e->p < 0.05) {
+		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
+			 "but not after Holm's adjustment over the %d effects "
+			 "(%s); legacy/optimized %s", p, family, ph, f);
+	} else {
+		snprintf(buf, len, "no significant difference: "
+			 "legacy/optimized %s, Holm %s", f, ph);
+	}
+}
+
+/* An interaction's: together against the product of the paths' costs. */
+static void interaction_verdict(const struct bench *b,
+				const struct fac_effect *e, int family,
+				char *buf, size_t len)
+{
+	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
+	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
+
+	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
+				   e->ratio_hi, bd, 3);
+	st_fmt_p(p, sizeof(p), e->p);
+	st_fmt_p(ph, sizeof(ph), e->p_holm);
+	if (e->p_holm < 0.05) {
+		bool up = e->ratio > 1, more = b->lower_is_better ? up : !up;
+		double v = up ? e->ratio : 1 / e->ratio;
+		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
+		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
+
+		snprintf(buf, len, "together in legacy they cost %sx %s than "
+			 "their separate costs multiplied (95%% CI %s–%s), "
+			 "Holm %s",
+			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
+			 more ? "more" : "less",
+			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
+			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
+	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
+		snprintf(buf, len, "their costs multiply within ±%g%% (%s–%s): "
+			 "interaction %s", 100 * m,
+			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
+			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
+	} else if (e->p < 0.05) {
+		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
+			 "but not after Holm's adjustment over the %d effects "
+			 "(%s); interaction %s", p, family, ph, f);
+	} else {
+		snprintf(buf, len, "no interaction shown: %s, Holm %s", f, ph);
+	}
+}
+
+/* The valid measured runs into the fit's arrays; how many. */
+static size_t fit_runs(const struct bench *b, unsigned *cell, int *block,
+		       double *y)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < b->done; i++) {
+		const struct bench_sample *s = &b->s[i];
+
+		if (!bench_counts(s) || s->block < 0)
+			continue;
+		cell[n] = s->cell;
+		block[n] = s->block;
+		y[n++] = s->value;
+	}
+	return n;
+}
+
+static const char *fit_error(int err)
+{
+	switch (err) {
+	case -EDOM:
+		return "a run measured 0 or less, and the model is on the logs";
+	case -ERANGE:
+		return "the valid runs cannot tell every effect from the "
+		       "others and the blocks, or leave no degrees of freedom "
+		       "for the error (too many invalid or missing runs)";
+	default:
+		return strerror(-err);
+	}
+}
+
+static void emit(const struct bench *b, const struct fac_fit *f, int err)
+{
+	const struct bench_opts *o = b->o;
+	char name[256], cell[FAC_MAX_K + 1], v[512];
+
+	out_string("workload", b->workload_name);
+	out_begin_array("args");
+	for (int i = 0; i < o->nargs; i++)
+		out_string(NULL, o->args[i]);
+	out_end();
+	out_hint(OUT_LINE);
+	out_bool("command", o->command);
+	out_string("prepare", o->prepare);
+	out_begin_array("factorial");
+	for (int j = 0; j < b->paths.n; j++)
+		out_string(NULL, b->paths.name[j]);
+	out_end();
+	out_hint(OUT_LINE);
+	out_begin_array("held");
+	for (int j = 0; j < b->others.n; j++) {
+		snprintf(v, sizeof(v), "%s %s", b->others.name[j],
+			 bench_mode_name[b->others_mode[j]]);
+		out_string(NULL, v);
+	}
+	out_end();
+	out_hint(OUT_LINE);
+	out_string("metric", b->metric);
+	out_string("unit", b->unit);
+	out_bool("lower_is_better", b->lower_is_better);
+	out_u64("cells", 1u << o->fac_k);
+	out_u64("replicates", (uint64_t)o->runs);
+	out_u64("warmup_per_mode", (uint64_t)o->warmup);
+	out_u64("order", (uint64_t)o->fac_order);
+	out_real("margin", o->seq.margin, SIG);
+	out_bool("complete", !b->incomplete);
+	out_string("schema", BENCH_SCHEMA_FACTORIAL);
+	out_hint(OUT_HIDDEN);
+	out_u64("seed", b->seed);
+	out_hint(OUT_HIDDEN);
+	out_jansson("provenance", b->provenance);
+	out_hint(OUT_HIDDEN);
+
+	/* Every run, its replicate and cell: the order the result records. */
+	out_begin_array("samples");
+	out_hint(OUT_ROWS);
+	for (int i = 0; i < b->done; i++) {
+		const struct bench_sample *s = &b->s[i];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_u64("index", (uint64_t)s->index);
+		if (s->block >= 0)
+			out_u64("block", (uint64_t)s->block + 1);
+		else
+			out_null("block");
+		out_string("cell", cell_name(b, s->cell, cell));
+		out_bool("warmup", s->warmup);
+		out_real("value", s->value, SIG);
+		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
+		out_jansson("counters", s->counters);
+		out_hint(OUT_HIDDEN);
+		out_jansson("results", s->results);
+		out_hint(OUT_HIDDEN);
+		if (s->kernel_reports) {
+			out_jansson("kernel_reports", s->kernel_reports);
+			out_hint(OUT_HIDDEN);
+		}
+		out_end();
+	}
+	out_end();
+
+	out_begin_object("model", OUT_PLAIN);
+	if (o->fac_order == 1)
+		snprintf(v, sizeof(v), "log(%s) = block + main effects; "
+			 "every interaction in the error", b->metric);
+	else
+		snprintf(v, sizeof(v), "log(%s) = block + main effects + "
+			 "interactions up to order %d%s", b->metric,
+			 o->fac_order, o->fac_order < o->fac_k ?
+			 "; higher orders in the error" : "");
+	out_string("formula", v);
+	out_string("coding", "x = +1 legacy, -1 optimized; a main effect's "
+		   "ratio exp(2b), an interaction's exp(4b)");
+	out_hint(OUT_HIDDEN);
+	if (err) {
+		out_string("error", fit_error(err));
+		out_end();
+		return;
+	}
+	out_u64("runs", f->n);
+	out_u64("blocks", (uint64_t)f->nblocks);
+	out_u64("params", (uint64_t)f->params);
+	out_real("residual_df", f->df, SIG);
+	out_real("sigma", f->sigma, SIG);
+	out_end();
+
+	out_begin_array("effects");
+	out_hint(OUT_ROWS);
+	for (int e = 0; e < f->neffects; e++) {
+		const struct fac_effect *x = &f->e[e];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_string("effect", effect_name(b, x->mask, name,
+						 sizeof(name)));
+		out_u64("order", (uint64_t)fac_order(x->mask));
+		out_real("ratio", x->ratio, SIG);
+		out_range("ci95", x->ratio_lo, x->ratio_hi, SIG);
+		out_real("p", x->p, 3);
+		out_real("p_holm", x->p_holm, 3);
+		out_real("coef", x->coef, SIG);
+		out_hint(OUT_HIDDEN);
+		out_real("se", x->se, SIG);
+		out_hint(OUT_HIDDEN);
+		out_real("t", x->t, SIG);
+		out_hint(OUT_HIDDEN);
+		out_range("coef_ci95", x->lo, x->hi, SIG);
+		out_hint(OUT_HIDDEN);
+		out_end();
+	}
+	out_end();
+
+	/* Each path's verdict, then each two-way interaction's. */
+	out_begin_object("verdicts", OUT_PLAIN);
+	for (int e = 0; e < f->neffects; e++) {
+		const struct fac_effect *x = &f->e[e];
+
+		if (fac_order(x->mask) > 2)
+			continue;
+		if (fac_order(x->mask) == 1)
+			main_verdict(b, x, f->neffects, v, sizeof(v));
+		else
+			interaction_verdict(b, x, f->neffects, v, sizeof(v));
+		out_string(effect_name(b, x->mask, name, sizeof(name)), v);
+	}
+	out_end();
+}
+
+/* The result's JSON for --export-json, as -j prints it. */
+static int write_json(FILE *fp, const void *ctx)
+{
+	json_t *j = (json_t *)ctx;
+
+	return json_dumpf(j, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
+	       fputc('\n', fp) == EOF;
+}
+
+struct md_ctx {
+	const struct bench *b;
+	const struct fac_fit *f;
+	int err;
+};
+
+/* A p in a table cell: "0.0496" or "<0.001". */
+static const char *p_cell(char *buf, size_t len, double p)
+{
+	st_fmt_p(buf, len, p);
+	return buf + (buf[1] == '=' ? 2 : 1);
+}
+
+static int write_markdown(FILE *fp, const void *ctx)
+{
+	const struct md_ctx *m = ctx;
+	const struct bench *b = m->b;
+	char name[256], v[512], r[32], lo[32], hi[32], p[32], ph[32];
+
+	fputc('`', fp);
+	md_cell(fp, b->workload_name);
+	for (int i = 0; i < b->o->nargs; i++) {
+		fputc(' ', fp);
+		md_cell(fp, b->o->args[i]);
+	}
+	fprintf(fp, "`, factorial of %d paths, %d cells × %d replicates; %s "
+		"(%s, %s is better)%s\n\n", b->paths.n, 1 << b->paths.n,
+		b->o->runs, b->metric, b->unit,
+		b->lower_is_better ? "lower" : "higher",
+		b->incomplete ? "; incomplete: interrupted" : "");
+	if (m->err) {
+		fprintf(fp, "No fit: %s.\n", fit_error(m->err));
+		return ferror(fp);
+	}
+	fprintf(fp, "| effect | legacy/optimized | 95%% CI | p | Holm p |\n"
+		"|---|---:|---:|---:|---:|\n");
+	for (int e = 0; e < m->f->neffects; e++) {
+		const struct fac_effect *x = &m->f->e[e];
+
+		fputs("| ", fp);
+		md_cell(fp, effect_name(b, x->mask, name, sizeof(name)));
+		fprintf(fp, " | %s | %s–%s | %s | %s |\n",
+			out_fmt_sig(r, sizeof(r), x->ratio, 3),
+			out_fmt_sig(lo, sizeof(lo), x->ratio_lo, 3),
+			out_fmt_sig(hi, sizeof(hi), x->ratio_hi, 3),
+			p_cell(p, sizeof(p), x->p),
+			p_cell(ph, sizeof(ph), x->p_holm));
+	}
+	fprintf(fp, "\nModel: log(%s) = block + effects up to order %d, "
+		"least squares, %g residual df; t intervals, Holm over the "
+		"%d effects.\n\n", b->metric, m->f->order, m->f->df,
+		m->f->neffects);
+	for (int e = 0; e < m->f->neffects; e++) {
+		const struct fac_effect *x = &m->f->e[e];
+
+		if (fac_order(x->mask) > 2)
+			continue;
+		if (fac_order(x->mask) == 1)
+			main_verdict(b, x, m->f->neffects, v, sizeof(v));
+		else
+			interaction_verdict(b, x, m->f->neffects, v, sizeof(v));
+		fputs("- ", fp);
+		md_cell(fp, effect_name(b, x->mask, name, sizeof(name)));
+		fputs(": ", fp);
+		md_cell(fp, v);
+		fputc('\n', fp);
+	}
+	if (b->provenance)
+		fprintf(fp, "\nMeasured on %s.\n",
+			bench_fmt_provenance(v, sizeof(v), b->provenance));
+	return ferror(fp);
+}
+
+static int report(const struct bench *b)
+{
+	size_t cap = (size_t)b->done + 1, n;
+	unsigned *cell = calloc(cap, sizeof(*cell));
+	int *block = calloc(cap, sizeof(*block));
+	double *y = calloc(cap, sizeof(*y));
+	struct fac_fit *f = calloc(1, sizeof(*f));
+	int err, ret = 0;
+	json_t *j = NULL;
+
+	if (!cell || !block || !y || !f) {
+		abpath_error("out of memory");
+		ret = 1;
+		goto out;
+	}
+	n = fit_runs(b, cell, block, y);
+	err = fac_fit(b->o->fac_k, b->o->fac_order, cell, block, b->o->runs,
+		      y, n, 0.95, f);
+	if (err == -ENOMEM) {
+		abpath_error("out of memory");
+		ret = 1;
+		goto out;
+	}
+	if (b->o->export_json) {
+		out_init(true);
+		emit(b, f, err);
+		j = out_take();
+	}
+	out_init(b->o->json);
+	emit(b, f, err);
+	if (out_flush(stdout)) {
+		abpath_error("writing to standard output: %s", strerror(errno));
+		ret = 1;
+	}
+	if (!ret && b->o->export_md) {
+		struct md_ctx m = { b, f, err };
+
+		ret = export_to(b->o->export_md, write_markdown, &m);
+	}
+	if (!ret && j)
+		ret = export_to(b->o->export_json, write_json, j);
+	if (!ret && err && !b->incomplete) {
+		abpath_error("no fit: %s", fit_error(err));
+		ret = 1;
+	}
+out:
+	json_decref(j);
+	free(cell);
+	free(block);
+	free(y);
+	free(f);
+	return ret;
+}
+
+/*
+ * The plan, and the module's other paths held where they are; 0, or 1
+ * after the error.  Nothing has run yet.
+ */
+static int plan(struct bench *b)
+{
+	const struct bench_opts *o = b->o;
+	struct ctl_paths all;
+	char site[256], mode[CTL_NAME_MAX];
+	struct st_rng rng;
+	int err;
+
+	for (int j = 0; j < b->paths.n; j++) {
+		if (ctl_path_site(b->paths.name[j], site, sizeof(site)) ||
+		    strncmp(site, "unavailable", 11))
+			continue;
+		abpath_error("--factorial: %s cannot run legacy on this kernel "
+			     "(%s); nothing was run: leave it out of the list "
+			     "for a factorial of the others",
+			     b->paths.name[j], site);
+		return 1;
+	}
+	ctl_path_names(&all);
+	for (int i = 0; i < all.n; i++) {
+		if (ctl_valid_path(&b->paths, all.name[i]))
+			continue;
+		err = ctl_path_mode(all.name[i], mode, sizeof(mode));
+		if (err)
+			return ctl_explain_set(all.name[i], NULL, err);
+		ctl_copy(b->others.name[b->others.n], CTL_NAME_MAX,
+			 all.name[i]);
+		b->others_mode[b->others.n++] =
+			strcmp(mode, "legacy") ? BENCH_OPTIMIZED : BENCH_LEGACY;
+	}
+	if (getrandom(&b->seed, sizeof(b->seed), 0) != sizeof(b->seed))
+		b->seed = (unsigned long long)time(NULL) ^
+			  ((unsigned long long)getpid() << 32);
+	/* Held to 53 bits, so that JSON's doubles keep it whole. */
+	b->seed &= (1ULL << 53) - 1;
+	st_rng_seed(&rng, b->seed);
+	b->plan = calloc((size_t)o->runs << o->fac_k, sizeof(*b->plan));
+	if (!b->plan) {
+		abpath_error("out of memory");
+		return 1;
+	}
+	fac_design(o->fac_k, o->runs, &rng, b->plan);
+	return 0;
+}
+
+int bench_factorial(const struct bench_opts *o)
+{
+	struct bench b;
+	int ret, sig;
+
+	bench_signals_begin();
+	ret = bench_prepare(&b, o);
+	if (!ret)
+		ret = plan(&b);
+	if (!ret)
+		ret = bench_collect(&b);
+	if (!ret || (b.stop_sig && b.done)) {
+		int rep = report(&b);
+
+		ret = ret ? ret : rep;
+	}
+	if (!ret)
+		ret = b.restore_err;
+	bench_signals_end();
+	sig = b.stop_sig ? b.stop_sig : bench_stopping();
+	bench_free(&b);
+	return sig ? bench_reraise(sig) : ret;
+}
