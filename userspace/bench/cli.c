@@ -165,6 +165,9 @@ const char bench_synopsis[] =
 	"       abpath bench --pool --from [LABEL=]FILE --from [LABEL=]FILE ... "
 	"[-j]\n"
 	"                    [--export-markdown FILE]\n"
+	"       abpath bench WORKLOAD --factorial P,P[,...]|all [--runs R] "
+	"[--order N]\n"
+	"                    [--margin M] [OPTIONS] [-- ARGS]\n"
 	"       abpath bench --suite history [--path P[,P...]] [--quick] "
 	"[--runs N|auto]\n"
 	"                    [--out DIR] [-j] [--plot FILE]";
@@ -204,6 +207,19 @@ const char bench_help[] =
 	"      --show-output   a command's output on standard error instead\n"
 	"  -i, --ignore-failure  a command's non-zero exit (or signal) is\n"
 	"                   recorded with its run, and the bench goes on\n"
+	"      --factorial P,Q[,...]|all  a 2^k factorial: every combination\n"
+	"                   of these paths' modes (2 to 4 paths, at most 16\n"
+	"                   cells), each once in each of R replicates\n"
+	"                   (--runs R; default: the fewest, 2 or more, whose\n"
+	"                   main-effect interval is no wider than a 4 + 4\n"
+	"                   one-path bench's: 3 for 2 paths, 2 for 3 or 4),\n"
+	"                   each replicate a block in a random order; the\n"
+	"                   module's other paths are held where they are.\n"
+	"                   Least squares on log(metric): block + main\n"
+	"                   effects + interactions; each as legacy/optimized\n"
+	"                   with a 95% t interval and a Holm-adjusted p\n"
+	"      --order N    the highest interaction in the model (default\n"
+	"                   2; higher ones go into the error)\n"
 	"      --from FILE  report a saved result (bench -j, or a suite's\n"
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
@@ -564,10 +580,10 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	o.json = cli_json;
+	if (o.factorial && (msg = bench_factorial_check(&o)))
+		return cli_usage_error(c, "%s", msg);
 	msg = bench_check_values(&o);
 	if (msg)
-		return cli_usage_error(c, "%s", msg);
-	if (o.factorial && (msg = bench_factorial_check(&o)))
 		return cli_usage_error(c, "%s", msg);
 	if (o.order_given && !o.factorial)
 		return cli_usage_error(c, "--order goes with --factorial");

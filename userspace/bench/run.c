@@ -359,6 +359,9 @@ static int run_one(struct bench *b, int i, double spent)
 		c = (struct bench_child){ argv, false, true, false };
 	}
 	ret = bench_modes_set(&b->paths, modes);
+	/* A factorial's other paths: held where they were, every run. */
+	if (!ret && b->others.n)
+		ret = bench_modes_set(&b->others, b->others_mode);
 	if (!ret && o->prepare)
 		ret = run_prepare(b, what);
 	if (!ret && !bench_stopping())

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# abpath bench --factorial against the fake sysfs/debugfs tree, with a fake
+# workload (cli-bench-factorial-workload.sh) that multiplies its value by
+# a factor for each path in legacy ($FAKE_EFFECTS) and each pair both in
+# legacy ($FAKE_INTERACTIONS): the design (every cell once a replicate, in
+# a random order the result records), the modes set and checked around
+# every run, the effects found again, and every bad input refused before
+# anything runs.
+
+load cli-helper
+
+setup() {
+	cli_setup
+	fake_module
+	fake_bench_tree
+	cp "$BATS_TEST_DIRNAME/cli-bench-factorial-workload.sh" \
+		"$ABPATH_WORKLOAD_DIR/forkexit"
+	STATE=$FAKE/sys/kernel/debug
+	unset FAKE_EFFECTS FAKE_INTERACTIONS FAKE_NOISE FAKE_SEED
+}
+
+mode_of() {
+	local m
+	m=$(<"$ABPATH_SYSFS/$1/mode")
+	case $m in
+	*'[legacy]'*) echo legacy ;;
+	*'[optimized]'*) echo optimized ;;
+	*) echo "$m" ;;
+	esac
+}
+
+jq_ok() { # FILTER: true on $output
+	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
+}
+
+# Every path's mode, one line: what a bad input must leave as it was.
+all_modes() {
+	local p
+	for p in "${CLI_PATHS[@]}"; do printf '%s=%s ' "$p" "$(mode_of "$p")"; done
+}
+
+@test "factorial of all four: 2 replicates of the 16 cells, each a random order, all recorded" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all
+	jq_ok '.schema == "abpath-bench/5" and .cells == 16 and .replicates == 2 and
+		.factorial == ["group_cputime","timer_fastpath","exit_reparent","timer_softirq"] and
+		.held == [] and .order == 2 and .complete'
+	# 1 warm-up per mode, then every cell once in each block.
+	jq_ok '.samples | length == 34'
+	jq_ok '[.samples[] | select(.warmup) | .cell] == ["LLLL", "OOOO"]'
+	jq_ok '.samples as $s | [1, 2] | all(. as $b |
+		[$s[] | select(.block == $b) | .cell] | length == 16 and (unique | length) == 16)'
+	jq_ok 'all(.samples[]; .cell | test("^[LO]{4}$"))'
+	# A random order: two benches' orders differ (the chance that two
+	# random orders of 2 x 16 cells agree is 1 in (16!)^2).
+	local first
+	first=$(jq -c '[.samples[] | .cell]' <<<"$output")
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all
+	[[ $(jq -c '[.samples[] | .cell]' <<<"$output") != "$first" ]] ||
+		fail "two benches ran the cells in the same order: $first"
+	jq_ok '.seed | type == "number"'
+	# The fit: 32 runs, 1 + 1 block + 4 mains + 6 pairs, 20 df.
+	jq_ok '.model.runs == 32 and .model.params == 12 and .model.residual_df == 20'
+	jq_ok '.effects | length == 10'
+	jq_ok '[.effects[] | .effect] | .[4] == "group_cputime × timer_fastpath"'
+}
+
+@test "factorial: the workload ran in each cell's modes, and the effects and the interaction come back" {
+	export FAKE_EFFECTS=exit_reparent=2,group_cputime=1.5,timer_fastpath=1
+	export FAKE_INTERACTIONS="exit_reparent,group_cputime=1.2"
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all --runs 3
+	echo "$output" >"$BATS_TEST_TMPDIR/r.json"
+	# Each run's value is its cell's product of factors: the modes were set.
+	python3 - "$BATS_TEST_TMPDIR/r.json" <<-'EOF'
+		import json, math, sys
+		r = json.load(open(sys.argv[1]))
+		f = {"exit_reparent": 2, "group_cputime": 1.5}
+		bad = 0
+		for s in r["samples"]:
+		    L = {p for p, c in zip(r["factorial"], s["cell"]) if c == "L"}
+		    want = math.prod(f.get(p, 1) for p in L)
+		    if {"exit_reparent", "group_cputime"} <= L:
+		        want *= 1.2
+		    # The fake's noise is exp(0.02 z): within 10 % at |z| < 4.7.
+		    if abs(math.log(s["value"] / want)) > 0.1:
+		        print("run %d cell %s: value %g, its cell's %g" % (s["index"], s["cell"], s["value"], want))
+		        bad += 1
+		e = {x["effect"]: x for x in r["effects"]}
+		# Main effects average over the other paths' modes: group_cputime's is
+		# sqrt(1.5 * 1.5 * 1.2), exit_reparent's sqrt(2 * 2 * 1.2).
+		for name, want in [("exit_reparent", 2 * math.sqrt(1.2)), ("group_cputime", 1.5 * math.sqrt(1.2)),
+		                   ("group_cputime × exit_reparent", 1.2), ("timer_softirq", 1)]:
+		    lo, hi = e[name]["ci95"]
+		    print("%-32s %.4f (%.4f-%.4f) true %.4f" % (name, e[name]["ratio"], lo, hi, want))
+		    if abs(math.log(e[name]["ratio"] / want)) > 0.05:
+		        bad += 1
+		sys.exit(1 if bad else 0)
+	EOF
+	jq_ok '.verdicts.exit_reparent | startswith("legacy is 2.1")'
+	jq_ok '.verdicts.group_cputime | startswith("legacy is 1.6")'
+	jq_ok '.verdicts["group_cputime × exit_reparent"] | test("^together in legacy they cost 1\\.[12][0-9]*x more than their separate costs multiplied")'
+	jq_ok '.effects[] | select(.effect == "exit_reparent") | .p_holm < 0.001'
+	# Every path back to optimized, as it was.
+	[[ $(all_modes) != *legacy* ]] || fail "a path left in legacy: $(all_modes)"
+}
+
+@test "factorial: text and JSON are one tree" {
+	export FAKE_EFFECTS=exit_reparent=2 FAKE_SEED=7
+	run -0 --separate-stderr "$ABPATH" bench forkexit --factorial exit_reparent,timer_fastpath
+	[[ $output == *"factorial:"*"exit_reparent timer_fastpath"* ]] || fail "no factorial line: $output"
+	[[ $output == *"held:"*"group_cputime optimized timer_softirq optimized"* ]] ||
+		fail "the held paths are not named: $output"
+	[[ $output == *"replicates:"*" 3"* ]] || fail "not the default 3 replicates of 2 paths: $output"
+	[[ $output == *"exit_reparent:"*"legacy is 2."*"x slower"* ]] || fail "no verdict: $output"
+	[[ $output == *"exit_reparent × timer_fastpath"* ]] || fail "no interaction: $output"
+}
+
+@test "factorial: a held path switched during a run makes that run invalid, left out of the fit" {
+	# Call 5 is the third measured run (after 2 warm-ups).
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial exit_reparent,timer_fastpath \
+		-- --switch-at 5 group_cputime
+	jq_ok '.samples[4].invalid | test("group_cputime was legacy at the end of the run, not optimized")'
+	jq_ok '[.samples[] | select(.invalid)] | length == 1'
+	jq_ok '.model.runs == 11'
+	# The bench restored the path it held to the mode it had.
+	[[ $(mode_of group_cputime) == optimized ]] || fail "group_cputime left $(mode_of group_cputime)"
+}
+
+@test "factorial: --order 4 fits every interaction; --order 1 none" {
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all --order 4 --runs 2
+	jq_ok '(.effects | length) == 15 and .effects[14].effect == "group_cputime × timer_fastpath × exit_reparent × timer_softirq"'
+	jq_ok '.model.residual_df == 15'
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all --order 1 --runs 2
+	jq_ok '(.effects | length) == 4 and .model.residual_df == 26'
+}
+
+@test "factorial: --export-json and --export-markdown" {
+	run -0 --separate-stderr "$ABPATH" bench forkexit --factorial exit_reparent,group_cputime \
+		--export-json "$BATS_TEST_TMPDIR/f.json" --export-markdown "$BATS_TEST_TMPDIR/f.md"
+	jq -e '.schema == "abpath-bench/5" and (.effects | length) == 3' "$BATS_TEST_TMPDIR/f.json" >/dev/null ||
+		fail "export-json: $(cat "$BATS_TEST_TMPDIR/f.json")"
+	grep -q '^| effect | legacy/optimized | 95% CI | p | Holm p |$' "$BATS_TEST_TMPDIR/f.md" ||
+		fail "export-markdown: $(cat "$BATS_TEST_TMPDIR/f.md")"
+	grep -q '^- exit_reparent × group_cputime: ' "$BATS_TEST_TMPDIR/f.md" ||
+		fail "export-markdown has no interaction verdict: $(cat "$BATS_TEST_TMPDIR/f.md")"
+}
+
+# The bad inputs: status, a part of the message, the arguments after
+# 'abpath bench forkexit'. Each runs nothing and leaves every mode.
+BAD_INPUTS=(
+	"2|path 'exit_reparent' given twice|--factorial exit_reparent,exit_reparent"
+	"2|unknown path 'nosuch'; valid paths:|--factorial exit_reparent,nosuch"
+	"2|not --runs auto|--factorial all --runs auto"
+	"2|needs two paths or more|--factorial exit_reparent"
+	"2|expected paths separated by commas|--factorial exit_reparent,,group_cputime"
+	"2|expected paths separated by commas|--factorial exit_reparent,"
+	"2|all stands alone|--factorial all,exit_reparent"
+	"2|not with --path|--factorial all --path exit_reparent"
+	"2|--order 3: 2 paths have interactions up to order 2|--factorial exit_reparent,group_cputime --order 3"
+	"2|--order goes with --factorial|--order 2"
+	"2|at most 1000 replicates|--factorial all --runs 1001"
+	"2|--max-runs and --precision go with --runs auto|--factorial all --max-runs 10"
+	"2|not --plot or --export-csv|--factorial all --plot x.svg"
+)
+
+@test "factorial: every bad input is refused, runs nothing, changes no mode" {
+	local row want msg args before
+	before=$(all_modes)
+	for row in "${BAD_INPUTS[@]}"; do
+		IFS='|' read -r want msg args <<<"$row"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$ABPATH" bench forkexit $args
+		((status == want)) || fail "abpath bench forkexit $args: status $status, want $want: $stderr"
+		[[ $stderr == *"$msg"* ]] || fail "abpath bench forkexit $args: stderr lacks '$msg': $stderr"
+		[[ -z $output ]] || fail "abpath bench forkexit $args: stdout: $output"
+		[[ ! -e $STATE/fake.calls ]] || fail "abpath bench forkexit $args ran the workload"
+		[[ $(all_modes) == "$before" ]] || fail "abpath bench forkexit $args changed a mode: $(all_modes)"
+	done
+}
+
+@test "factorial: more cells than the cap (16) is refused" {
+	# A module with a fifth path: all would make 32 cells.
+	mkdir -p "$ABPATH_SYSFS/fifth_path"
+	echo 'legacy [optimized]' >"$ABPATH_SYSFS/fifth_path/mode"
+	echo 'fifth_path site' >"$ABPATH_SYSFS/fifth_path/site"
+	run -2 --separate-stderr "$ABPATH" bench forkexit --factorial all
+	[[ $stderr == *"--factorial all: 5 paths make 32 cells; at most 16 (4 paths)"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$ABPATH" bench forkexit \
+		--factorial group_cputime,timer_fastpath,exit_reparent,timer_softirq,fifth_path
+	[[ $stderr == *"5 paths make 32 cells; at most 16 (4 paths)"* ]] || fail "$stderr"
+	[[ ! -e $STATE/fake.calls ]] || fail "the workload ran"
+}
+
+@test "factorial: a path that cannot run legacy on this kernel is refused before any run" {
+	echo 'unavailable: no hook site on this kernel' >"$ABPATH_SYSFS/timer_softirq/site"
+	run -1 --separate-stderr "$ABPATH" bench forkexit --factorial all
+	[[ $stderr == *"--factorial: timer_softirq cannot run legacy on this kernel (unavailable: no hook site on this kernel); nothing was run"* ]] ||
+		fail "$stderr"
+	[[ -z $output ]] || fail "stdout: $output"
+	[[ ! -e $STATE/fake.calls ]] || fail "the workload ran"
+	# Without it, the other three run.
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial group_cputime,timer_fastpath,exit_reparent
+	jq_ok '.cells == 8 and .replicates == 2 and .held == ["timer_softirq optimized"]'
+}
