@@ -201,3 +201,34 @@ BAD_INPUTS=(
 	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial group_cputime,timer_fastpath,exit_reparent
 	jq_ok '.cells == 8 and .replicates == 2 and .held == ["timer_softirq optimized"]'
 }
+
+need_statsmodels() {
+	/usr/bin/python3 -c 'import statsmodels.formula.api' 2>/dev/null ||
+		skip "python3-statsmodels is not installed (tests/deps.sh host)"
+}
+
+@test "factorial: the fit agrees with statsmodels' OLS and ANOVA to 1e-9 (tests/tools/factorial-check.py)" {
+	need_statsmodels
+	local d=$BATS_TEST_TMPDIR
+	export FAKE_EFFECTS=exit_reparent=2,group_cputime=1.5 FAKE_INTERACTIONS="exit_reparent,group_cputime=1.2"
+	FAKE_SEED=1 "$ABPATH" -j bench forkexit --factorial all >"$d/a.json" 2>/dev/null
+	FAKE_SEED=2 "$ABPATH" -j bench forkexit --factorial all --order 4 --runs 3 >"$d/b.json" 2>/dev/null
+	FAKE_SEED=3 FAKE_NOISE=0.2 "$ABPATH" -j bench forkexit --factorial group_cputime,timer_fastpath,exit_reparent \
+		--order 1 >"$d/c.json" 2>/dev/null
+	# Unbalanced: run 6 (a measured run) is invalid, so one cell has a run
+	# fewer (the fake counts calls from its first, so start again).
+	rm -f "$STATE/fake.calls"
+	FAKE_SEED=4 "$ABPATH" -j bench forkexit --factorial exit_reparent,group_cputime --runs 4 \
+		-- --switch-at 6 timer_softirq >"$d/d.json" 2>/dev/null
+	jq -e '[.samples[] | select(.invalid)] | length == 1' "$d/d.json" >/dev/null ||
+		fail "d.json has not one invalid run"
+	# An A/A factorial: no effect at all.
+	unset FAKE_EFFECTS FAKE_INTERACTIONS
+	FAKE_SEED=5 "$ABPATH" -j bench forkexit --factorial all --runs 2 >"$d/e.json" 2>/dev/null
+	run -0 "$TOP/tests/tools/factorial-check.py" "$d"/[a-e].json
+	echo "$output"
+	# The check can fail: one coefficient off by 1e-8 is caught.
+	jq '.effects[0].coef += 1e-8' "$d/a.json" >"$d/bad.json"
+	run -1 "$TOP/tests/tools/factorial-check.py" "$d/bad.json"
+	[[ $output == *"coef "*"<- over 1e-09"* ]] || fail "the check missed a coefficient off by 1e-8: $output"
+}
