@@ -597,6 +597,180 @@ static int plan(struct bench *b)
 	return 0;
 }
 
+/* ---- --from: a factorial's result read back ---------------------------- */
+
+static int bad(const char *what, const char *why)
+{
+	abpath_error("%s: not an abpath factorial result: %s", what, why);
+	return 1;
+}
+
+static int get_int(json_t *j, const char *key, int min, int max, int *val)
+{
+	json_t *v = json_object_get(j, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max)
+		return -1;
+	*val = (int)json_integer_value(v);
+	return 0;
+}
+
+/* One run: 0, or -1 when it is not one this factorial could have made. */
+static int load_run(const struct bench *b, json_t *js, int i,
+		    struct bench_sample *s)
+{
+	const char *cell = json_string_value(json_object_get(js, "cell"));
+	json_t *v = json_object_get(js, "value"), *blk;
+	int k = b->o->fac_k;
+
+	if (!json_is_object(js) || !cell || strlen(cell) != (size_t)k ||
+	    strspn(cell, "LO") != (size_t)k || !json_is_number(v))
+		return -1;
+	s->cell = 0;
+	for (int j = 0; j < k; j++)
+		s->cell |= cell[j] == 'L' ? 1u << j : 0;
+	s->mode = s->cell ? BENCH_LEGACY : BENCH_OPTIMIZED;
+	s->warmup = json_is_true(json_object_get(js, "warmup"));
+	blk = json_object_get(js, "block");
+	if (s->warmup) {
+		s->block = -1;
+	} else if (get_int(js, "block", 1, b->o->runs, &s->block)) {
+		return -1;
+	} else {
+		s->block--;
+	}
+	(void)blk;
+	s->index = json_is_integer(json_object_get(js, "index")) ?
+		   (int)json_integer_value(json_object_get(js, "index")) : i + 1;
+	s->value = json_number_value(v);
+	s->counters = json_incref(json_object_get(js, "counters"));
+	if (!s->counters)
+		s->counters = json_object();
+	s->results = json_incref(json_object_get(js, "results"));
+	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
+	ctl_copy(s->invalid, sizeof(s->invalid),
+		 json_string_value(json_object_get(js, "invalid")) ?: "");
+	return 0;
+}
+
+/*
+ * A factorial result into b and o (o's strings borrowed from j: keep it
+ * alive): 0, or 1 after the error.  Only the runs and the design are
+ * taken; the fit is computed again.
+ */
+static int load(json_t *j, const char *what, struct bench *b,
+		struct bench_opts *o)
+{
+	json_t *samples = json_object_get(j, "samples");
+	json_t *fac = json_object_get(j, "factorial"), *e, *args;
+	json_t *margin = json_object_get(j, "margin");
+	size_t i;
+
+	*b = (struct bench){ .o = o };
+	o->factorial = "";
+	o->workload = json_string_value(json_object_get(j, "workload"));
+	if (!o->workload)
+		return bad(what, "no \"workload\"");
+	if (!json_is_array(fac) || json_array_size(fac) < 2 ||
+	    json_array_size(fac) > FAC_MAX_K)
+		return bad(what, "\"factorial\" is not a list of 2 to 4 paths");
+	json_array_foreach(fac, i, e) {
+		if (!json_is_string(e) || !*json_string_value(e) ||
+		    strlen(json_string_value(e)) >= CTL_NAME_MAX)
+			return bad(what, "\"factorial\" is not a list of names");
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(o->fac_path[k], json_string_value(e)))
+				return bad(what, "a path in \"factorial\" twice");
+		ctl_copy(o->fac_path[i], CTL_NAME_MAX, json_string_value(e));
+		ctl_copy(b->paths.name[i], CTL_NAME_MAX, json_string_value(e));
+	}
+	o->fac_k = b->paths.n = (int)json_array_size(fac);
+	if (get_int(j, "replicates", 1, FAC_MAX_REPS, &o->runs) ||
+	    get_int(j, "warmup_per_mode", 0, 100000, &o->warmup) ||
+	    get_int(j, "order", 1, o->fac_k, &o->fac_order))
+		return bad(what, "no \"replicates\", \"warmup_per_mode\" or "
+			   "\"order\" a factorial of its paths can have");
+	if (!json_is_number(margin) || !(json_number_value(margin) >= 0 &&
+					 json_number_value(margin) < 1))
+		return bad(what, "no \"margin\" in [0, 1)");
+	o->seq.margin = json_number_value(margin);
+	if (!json_is_array(samples) || !json_array_size(samples) ||
+	    json_array_size(samples) > (size_t)(o->runs << o->fac_k) +
+	    2 * (size_t)o->warmup)
+		return bad(what, "no \"samples\", or more than its design has");
+	json_array_foreach(json_object_get(j, "held"), i, e) {
+		const char *h = json_string_value(e), *sp = h ? strchr(h, ' ') : NULL;
+
+		if (!sp || sp == h || (size_t)(sp - h) >= CTL_NAME_MAX ||
+		    b->others.n >= CTL_MAX_PATHS ||
+		    (strcmp(sp + 1, "legacy") && strcmp(sp + 1, "optimized")))
+			return bad(what, "\"held\" is not a list of \"PATH MODE\"");
+		snprintf(b->others.name[b->others.n], CTL_NAME_MAX, "%.*s",
+			 (int)(sp - h), h);
+		b->others_mode[b->others.n++] = strcmp(sp + 1, "legacy") ?
+						BENCH_OPTIMIZED : BENCH_LEGACY;
+	}
+	args = json_object_get(j, "args");
+	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
+	b->slots = (int)json_array_size(samples);
+	b->s = calloc((size_t)b->slots, sizeof(*b->s));
+	b->workload_name = strdup(o->workload);
+	b->metric = strdup(json_string_value(json_object_get(j, "metric")) ?:
+			   "value");
+	b->unit = strdup(json_string_value(json_object_get(j, "unit")) ?: "");
+	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
+		abpath_error("out of memory");
+		return 1;
+	}
+	json_array_foreach(args, i, e) {
+		if (!json_is_string(e))
+			return bad(what, "\"args\" is not a list of strings");
+		o->args[o->nargs++] = (char *)json_string_value(e);
+	}
+	b->lower_is_better = !json_is_false(json_object_get(j,
+							    "lower_is_better"));
+	b->provenance = json_incref(json_object_get(j, "provenance"));
+	if (json_is_integer(json_object_get(j, "seed")))
+		b->seed = (unsigned long long)json_integer_value(
+				json_object_get(j, "seed"));
+	o->command = json_is_true(json_object_get(j, "command"));
+	o->prepare = json_string_value(json_object_get(j, "prepare"));
+	b->incomplete = json_is_false(json_object_get(j, "complete"));
+	b->total = 2 * o->warmup + (o->runs << o->fac_k);
+	json_array_foreach(samples, i, e) {
+		if (load_run(b, e, (int)i, &b->s[i]))
+			return bad(what, "a run without a \"cell\" of L and O "
+				   "for each path, a \"block\" within its "
+				   "replicates, or a numeric \"value\"");
+		b->done++;
+	}
+	return 0;
+}
+
+int bench_factorial_from(const struct bench_opts *o, json_t *j,
+			 const char *what)
+{
+	struct bench_opts lo = {
+		.json = o->json, .export_md = o->export_md,
+		.export_json = o->export_json, .plot = o->plot,
+	};
+	struct bench b;
+	int ret;
+
+	if (o->export_csv) {
+		abpath_error("%s is a factorial's result: --export-csv takes "
+			     "one bench's", what);
+		return 1;
+	}
+	ret = load(j, what, &b, &lo);
+	if (!ret)
+		ret = report(&b);
+	bench_free(&b);
+	free(lo.args);
+	return ret;
+}
+
 int bench_factorial(const struct bench_opts *o)
 {
 	struct bench b;

@@ -380,6 +380,9 @@ const char *bench_factorial_check(const struct bench_opts *o);
 int bench_factorial_paths(const struct cmd *c, struct bench_opts *o);
 /* Runs the factorial and reports it: the exit code, as bench_run(). */
 int bench_factorial(const struct bench_opts *o);
+/* --from: a factorial's result @j (schema 5) reported again. */
+int bench_factorial_from(const struct bench_opts *o, struct json_t *j,
+			 const char *what);
 
 /*
  * from.c: abpath bench --from FILE (a bench or a suite result), or
