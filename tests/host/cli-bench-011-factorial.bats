@@ -161,7 +161,7 @@ BAD_INPUTS=(
 	"2|--order goes with --factorial|--order 2"
 	"2|at most 1000 replicates|--factorial all --runs 1001"
 	"2|--max-runs and --precision go with --runs auto|--factorial all --max-runs 10"
-	"2|not --plot or --export-csv|--factorial all --plot x.svg"
+	"2|not --export-csv|--factorial all --export-csv x.csv"
 )
 
 @test "factorial: every bad input is refused, runs nothing, changes no mode" {
@@ -282,4 +282,26 @@ need_statsmodels() {
 	jq '.samples[5].block = 9' "$BATS_TEST_TMPDIR/saved.json" >"$BATS_TEST_TMPDIR/bad.json"
 	run -1 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/bad.json"
 	[[ $stderr == *"a \"block\" within its replicates"* ]] || fail "$stderr"
+}
+
+@test "factorial --plot: an interaction plot for each pair of paths, from the bench and from --from" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	export FAKE_EFFECTS=exit_reparent=2,group_cputime=1.5 FAKE_INTERACTIONS="exit_reparent,group_cputime=1.2"
+	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial exit_reparent,group_cputime,timer_softirq \
+		--plot "$BATS_TEST_TMPDIR/i.svg"
+	echo "$output" >"$BATS_TEST_TMPDIR/saved.json"
+	local pair
+	for pair in exit_reparent-group_cputime exit_reparent-timer_softirq group_cputime-timer_softirq; do
+		grep -q '<svg' "$BATS_TEST_TMPDIR/i-$pair.svg" || fail "no SVG for $pair"
+		[[ $stderr == *"wrote $BATS_TEST_TMPDIR/i-$pair.svg"* ]] || fail "not said: $stderr"
+	done
+	# The plot's title names the pair and its interaction ratio.
+	grep -q 'exit_reparent × group_cputime, interaction 1\.[12]' "$BATS_TEST_TMPDIR/i-exit_reparent-group_cputime.svg" ||
+		fail "title: $(grep -o '<title>[^<]*' "$BATS_TEST_TMPDIR/i-exit_reparent-group_cputime.svg" | head -3)"
+	[[ ! -e $BATS_TEST_TMPDIR/i.svg ]] || fail "a plot under the bare name"
+	run -0 --separate-stderr "$ABPATH" bench --from "$BATS_TEST_TMPDIR/saved.json" --plot "$BATS_TEST_TMPDIR/f.png"
+	for pair in exit_reparent-group_cputime exit_reparent-timer_softirq group_cputime-timer_softirq; do
+		[[ $(head -c 4 "$BATS_TEST_TMPDIR/f-$pair.png" | od -An -c | tr -d ' ') == 211PNG ]] ||
+			fail "no PNG for $pair"
+	done
 }

@@ -43,9 +43,9 @@ const char *bench_factorial_check(const struct bench_opts *o)
 	if (o->max_runs_given || o->precision_given)
 		return "--max-runs and --precision go with --runs auto, not "
 		       "with --factorial";
-	if (o->plot || o->export_csv)
-		return "--factorial writes text, JSON (-j), --export-json and "
-		       "--export-markdown: not --plot or --export-csv";
+	if (o->export_csv)
+		return "--factorial writes text, JSON (-j), --export-json, "
+		       "--export-markdown and --plot: not --export-csv";
 	return NULL;
 }
 
@@ -494,6 +494,112 @@ static int write_markdown(FILE *fp, const void *ctx)
 	return ferror(fp);
 }
 
+/* ---- the interaction plots: one per pair of paths ---------------------- */
+
+struct plot_ctx {
+	const struct bench *b;
+	const struct fac_effect *e;	/* the pair's, or NULL: no fit */
+	int i, j;			/* the pair's paths */
+};
+
+/* The geometric mean of the valid measured runs with path i in mi, j in mj. */
+static double cell_gmean(const struct bench *b, int i, int mi, int j, int mj)
+{
+	double acc = 0;
+	int n = 0;
+
+	for (int r = 0; r < b->done; r++) {
+		const struct bench_sample *s = &b->s[r];
+
+		if (!bench_counts(s) || s->block < 0 || !(s->value > 0) ||
+		    !!(s->cell & (1u << i)) != mi || !!(s->cell & (1u << j)) != mj)
+			continue;
+		acc += log(s->value);
+		n++;
+	}
+	return n ? exp(acc / n) : NAN;
+}
+
+/*
+ * x: path i optimized (0) or legacy (1); a line for each mode of path j
+ * through the cells' geometric means, each run a point beside it.  Lines
+ * that are parallel on the log scale are no interaction.
+ */
+static void plot_script(FILE *f, const void *ctx)
+{
+	const struct plot_ctx *p = ctx;
+	const struct bench *b = p->b;
+	const char *pi = b->paths.name[p->i], *pj = b->paths.name[p->j];
+	char t[512], r[96];
+
+	if (p->e)
+		report_fmt_ratio_ci(r, sizeof(r), p->e->ratio, p->e->ratio_lo,
+				    p->e->ratio_hi);
+	snprintf(t, sizeof(t), "%s: %s × %s%s%s", b->workload_name, pi, pj,
+		 p->e ? ", interaction " : "", p->e ? r : "");
+	/* Path names have underscores, which are not subscripts. */
+	fputs("set termoption noenhanced\nset title ", f);
+	bench_gp_quote(f, t);
+	fputs("\nset xlabel ", f);
+	bench_gp_quote(f, pi);
+	snprintf(t, sizeof(t), "%s (%s), geometric mean", b->metric, b->unit);
+	fputs("\nset ylabel ", f);
+	bench_gp_quote(f, t);
+	fputs("\nset logscale y\nset xtics ('optimized' 0, 'legacy' 1)\n"
+	      "set xrange [-0.3:1.3]\nset key top left\nset grid ytics\n"
+	      "plot '-' using 1:2 with linespoints lw 2 pt 7 title ", f);
+	snprintf(t, sizeof(t), "%s optimized", pj);
+	bench_gp_quote(f, t);
+	fputs(", '-' using 1:2 with linespoints lw 2 pt 5 title ", f);
+	snprintf(t, sizeof(t), "%s legacy", pj);
+	bench_gp_quote(f, t);
+	fputs(", '-' using 1:2 with points pt 1 lc rgb 'gray50' title 'runs'\n",
+	      f);
+	for (int mj = 0; mj < 2; mj++) {
+		for (int mi = 0; mi < 2; mi++) {
+			double g = cell_gmean(b, p->i, mi, p->j, mj);
+
+			if (isfinite(g))
+				fprintf(f, "%d %.15g\n", mi, g);
+		}
+		fputs("e\n", f);
+	}
+	for (int r2 = 0; r2 < b->done; r2++) {
+		const struct bench_sample *s = &b->s[r2];
+
+		if (!bench_counts(s) || s->block < 0 || !(s->value > 0))
+			continue;
+		fprintf(f, "%.2f %.15g\n", (s->cell & (1u << p->i) ? 1 : 0) +
+			(s->cell & (1u << p->j) ? 0.06 : -0.06), s->value);
+	}
+	fputs("e\n", f);
+}
+
+/* FILE-<path>-<path>.svg for FILE.svg. */
+static int plot_all(const struct bench *b, const struct fac_fit *f, int err)
+{
+	const char *file = b->o->plot, *dot = strrchr(file, '.');
+	char out[4096];
+	int ret;
+
+	for (int i = 0; i < b->paths.n; i++)
+		for (int j = i + 1; j < b->paths.n; j++) {
+			struct plot_ctx p = { b, NULL, i, j };
+
+			for (int e = 0; !err && e < f->neffects; e++)
+				if (f->e[e].mask == ((1u << i) | (1u << j)))
+					p.e = &f->e[e];
+			snprintf(out, sizeof(out), "%.*s-%s-%s%s",
+				 (int)(dot - file), file, b->paths.name[i],
+				 b->paths.name[j], dot);
+			ret = bench_gnuplot(out, plot_script, &p);
+			if (ret)
+				return ret;
+			fprintf(stderr, "abpath: bench: wrote %s\n", out);
+		}
+	return 0;
+}
+
 static int report(const struct bench *b)
 {
 	size_t cap = (size_t)b->done + 1, n;
@@ -535,6 +641,8 @@ static int report(const struct bench *b)
 	}
 	if (!ret && j)
 		ret = export_to(b->o->export_json, write_json, j);
+	if (!ret && b->o->plot)
+		ret = plot_all(b, f, err);
 	if (!ret && err && !b->incomplete) {
 		abpath_error("no fit: %s", fit_error(err));
 		ret = 1;
@@ -776,6 +884,10 @@ int bench_factorial(const struct bench_opts *o)
 	struct bench b;
 	int ret, sig;
 
+	if (o->plot && !bench_find_gnuplot()) {
+		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
+		return 1;
+	}
 	bench_signals_begin();
 	ret = bench_prepare(&b, o);
 	if (!ret)
