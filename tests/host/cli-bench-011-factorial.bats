@@ -305,3 +305,44 @@ need_statsmodels() {
 			fail "no PNG for $pair"
 	done
 }
+
+@test "factorial --pool: each effect pooled over hosts; other kinds of result, other factorials and one run twice refused" {
+	export FAKE_EFFECTS=exit_reparent=2,group_cputime=1.5 FAKE_INTERACTIONS="exit_reparent,group_cputime=1.2"
+	local h from=()
+	for h in 1 2 3; do
+		FAKE_SEED=$h "$ABPATH" -j bench forkexit --factorial exit_reparent,group_cputime \
+			>"$BATS_TEST_TMPDIR/host$h.json" 2>/dev/null
+		from+=(--from "$BATS_TEST_TMPDIR/host$h.json")
+	done
+	run -0 --separate-stderr "$ABPATH" bench -j --pool "${from[@]}"
+	jq_ok '.schema == "abpath-pool-factorial/1" and (.hosts | length) == 3 and
+		[.hosts[].host] == ["host1", "host2", "host3"]'
+	jq_ok '(.effects | length) == 3 and [.effects[].effect] ==
+		["exit_reparent", "group_cputime", "exit_reparent × group_cputime"]'
+	# The truth: exit_reparent 2 sqrt(1.2), group_cputime 1.5 sqrt(1.2),
+	# the pair 1.2: the pool's estimate is within 8 % of each (six of its
+	# standard errors for the pair, noise 0.02 and 12 runs a host), and
+	# among the hosts' own.
+	jq_ok '[.effects[].ratio] as $r | [2.1909, 1.6432, 1.2] as $t |
+		all(range(3); ($r[.] / $t[.] | log | fabs) < 0.08)'
+	jq_ok 'all(.effects[]; .ratio >= (.host_ratios | min) and .ratio <= (.host_ratios | max))'
+	jq_ok '.verdicts.exit_reparent | test("^over the 3 hosts, legacy is 2\\.[0-9]+x slower \\(95% CI 2\\.[0-9]+–2\\.[0-9]+\\)$")'
+	jq_ok '.verdicts["exit_reparent × group_cputime"] | test("^over the 3 hosts, together in legacy they cost 1\\.[0-9]+x more")'
+	run -0 --separate-stderr "$ABPATH" bench --pool "${from[@]}"
+	[[ $output == *"exit_reparent × group_cputime"* ]] || fail "text: $output"
+	# One run twice.
+	run -1 --separate-stderr "$ABPATH" bench --pool "${from[@]}" --from "a=$BATS_TEST_TMPDIR/host1.json"
+	[[ $stderr == *"are one run twice"* ]] || fail "$stderr"
+	# Another factorial.
+	FAKE_SEED=9 "$ABPATH" -j bench forkexit --factorial exit_reparent,timer_softirq >"$BATS_TEST_TMPDIR/other.json" 2>/dev/null
+	run -1 --separate-stderr "$ABPATH" bench --pool "${from[@]}" --from "$BATS_TEST_TMPDIR/other.json"
+	[[ $stderr == *"are not one factorial's results: the paths (or their order) differ"* ]] || fail "$stderr"
+	[[ -z $output ]] || fail "stdout: $output"
+	# A one-path bench's result beside a factorial's, either way round.
+	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/forkexit"
+	"$ABPATH" -j bench forkexit >"$BATS_TEST_TMPDIR/one.json" 2>/dev/null
+	run -1 --separate-stderr "$ABPATH" bench --pool "${from[@]}" --from "$BATS_TEST_TMPDIR/one.json"
+	[[ $stderr == *"one.json is not a factorial's result"* ]] || fail "$stderr"
+	run -1 --separate-stderr "$ABPATH" bench --pool --from "$BATS_TEST_TMPDIR/one.json" "${from[@]}"
+	[[ $stderr == *"is a factorial's result and"*"one.json is not"* ]] || fail "$stderr"
+}

@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "report.h"
 #include "maths/factorial.h"
+#include "pool.h"
 #include "../cli.h"
 #include "../output.h"
 
@@ -876,6 +877,290 @@ int bench_factorial_from(const struct bench_opts *o, json_t *j,
 		ret = report(&b);
 	bench_free(&b);
 	free(lo.args);
+	return ret;
+}
+
+/* ---- --pool: each effect pooled over hosts ------------------------------ */
+
+struct fhost {
+	char label[128];
+	const char *what;
+	json_t *j;
+	struct bench_opts o;
+	struct bench b;
+	struct fac_fit f;
+	bool loaded;
+};
+
+/* The host's name: LABEL of LABEL=FILE, else FILE without ".json". */
+static const char *host_label(const char *arg, char *label, size_t len,
+			      const char **file)
+{
+	const char *base;
+	size_t n;
+
+	if (bench_from_label(arg, file, label, len))
+		return label;
+	if (!strcmp(arg, "-")) {
+		snprintf(label, len, "stdin");
+		return label;
+	}
+	base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	snprintf(label, len, "%.*s", (int)n, base);
+	return label;
+}
+
+/* A host's result loaded and fitted: 0, or 1 after the error. */
+static int pool_load(struct fhost *h)
+{
+	const char *schema = json_string_value(json_object_get(h->j, "schema"));
+	size_t cap;
+	unsigned *cell;
+	int *block, err;
+	double *y;
+
+	if (!schema || strcmp(schema, BENCH_SCHEMA_FACTORIAL)) {
+		abpath_error("%s is not a factorial's result (schema %s): "
+			     "--pool pools one kind of result", h->what,
+			     schema ? schema : "abpath-bench/1");
+		return 1;
+	}
+	if (load(h->j, h->what, &h->b, &h->o))
+		return 1;
+	h->loaded = true;
+	cap = (size_t)h->b.done + 1;
+	cell = calloc(cap, sizeof(*cell));
+	block = calloc(cap, sizeof(*block));
+	y = calloc(cap, sizeof(*y));
+	err = cell && block && y ? 0 : -ENOMEM;
+	if (!err) {
+		size_t n = fit_runs(&h->b, cell, block, y);
+
+		err = fac_fit(h->o.fac_k, h->o.fac_order, cell, block,
+			      h->o.runs, y, n, 0.95, &h->f);
+	}
+	free(cell);
+	free(block);
+	free(y);
+	if (err) {
+		abpath_error("%s: no fit: %s", h->what, fit_error(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Two hosts' results must be one factorial's: 0, or 1 after the error. */
+static int pool_same(const struct fhost *a, const struct fhost *h)
+{
+	const char *why = NULL;
+
+	if (a->o.fac_k != h->o.fac_k)
+		why = "the number of paths";
+	for (int j = 0; !why && j < a->o.fac_k; j++)
+		if (strcmp(a->b.paths.name[j], h->b.paths.name[j]))
+			why = "the paths (or their order)";
+	if (!why && a->o.fac_order != h->o.fac_order)
+		why = "the model's order";
+	if (!why && (strcmp(a->b.workload_name, h->b.workload_name) ||
+		     strcmp(a->b.metric, h->b.metric) ||
+		     strcmp(a->b.unit, h->b.unit) ||
+		     a->b.lower_is_better != h->b.lower_is_better))
+		why = "the workload or its metric";
+	if (why) {
+		abpath_error("%s and %s are not one factorial's results: %s "
+			     "differ; --pool pools one bench over hosts",
+			     a->what, h->what, why);
+		return 1;
+	}
+	if (a->b.seed && a->b.seed == h->b.seed) {
+		abpath_error("%s and %s are one run twice (the same random "
+			     "order's seed): --pool needs one result per host",
+			     a->what, h->what);
+		return 1;
+	}
+	return 0;
+}
+
+/* Over the hosts: "legacy is 1.9x slower (95% CI ...)" or inconclusive. */
+static void pool_verdict(const struct fhost *H, const struct fac_effect *e0,
+			 const struct pool_result *r, char *buf, size_t len)
+{
+	const struct bench *b = &H[0].b;
+	const struct pool_interval *m = &r->mean;
+	bool speed = report_speed_words(b->unit, b->lower_is_better);
+	bool pair = fac_order(e0->mask) == 2, up = m->ratio > 1;
+	char f[96], x[32], lo[32], hi[32];
+	const double one = 1;
+
+	if (!(m->ratio_lo > 1 || m->ratio_hi < 1)) {
+		report_fmt_ratio_ci(f, sizeof(f), m->ratio, m->ratio_lo,
+				    m->ratio_hi);
+		snprintf(buf, len, "inconclusive over the %zu hosts: %s %s",
+			 r->k, pair ? "interaction" : "legacy/optimized", f);
+		return;
+	}
+	report_fmt_beside(x, sizeof(x), up ? m->ratio : 1 / m->ratio, 3,
+			  &one, 1);
+	report_fmt_beside(lo, sizeof(lo), up ? m->ratio_lo : 1 / m->ratio_hi,
+			  3, &one, 1);
+	report_fmt_beside(hi, sizeof(hi), up ? m->ratio_hi : 1 / m->ratio_lo,
+			  3, &one, 1);
+	if (pair)
+		snprintf(buf, len, "over the %zu hosts, together in legacy "
+			 "they cost %sx %s than their separate costs "
+			 "multiplied (95%% CI %s–%s)", r->k, x,
+			 (b->lower_is_better ? up : !up) ? "more" : "less",
+			 lo, hi);
+	else
+		snprintf(buf, len, "over the %zu hosts, legacy is %sx %s "
+			 "(95%% CI %s–%s)", r->k, x,
+			 (b->lower_is_better ? up : !up) ?
+			 (speed ? "slower" : "worse") :
+			 (speed ? "faster" : "better"), lo, hi);
+}
+
+static void pool_emit(const struct fhost *H, int k,
+		      const struct pool_result *R)
+{
+	const struct bench *b = &H[0].b;
+	const struct fac_fit *f0 = &H[0].f;
+	char name[256], v[512];
+
+	out_string("workload", b->workload_name);
+	out_begin_array("factorial");
+	for (int j = 0; j < b->paths.n; j++)
+		out_string(NULL, b->paths.name[j]);
+	out_end();
+	out_hint(OUT_LINE);
+	out_string("metric", b->metric);
+	out_string("unit", b->unit);
+	out_bool("lower_is_better", b->lower_is_better);
+	out_u64("order", (uint64_t)H[0].o.fac_order);
+	out_string("method", "per effect: random effects over hosts, "
+		   "DerSimonian-Laird tau^2, HKSJ t(k-1) interval with the "
+		   "hosts' own t intervals as its floor; not adjusted over "
+		   "the effects");
+	out_string("schema", "abpath-pool-factorial/1");
+	out_hint(OUT_HIDDEN);
+	out_begin_array("hosts");
+	out_hint(OUT_ROWS);
+	for (int i = 0; i < k; i++) {
+		out_begin_object(NULL, OUT_PLAIN);
+		out_string("host", H[i].label);
+		out_u64("runs", H[i].f.n);
+		out_real("residual_df", H[i].f.df, SIG);
+		out_real("sigma", H[i].f.sigma, SIG);
+		out_string("kernel", json_string_value(json_object_get(
+				H[i].b.provenance, "kernel")));
+		out_end();
+	}
+	out_end();
+	out_begin_array("effects");
+	out_hint(OUT_ROWS);
+	for (int e = 0; e < f0->neffects; e++) {
+		const struct pool_result *r = &R[e];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_string("effect", effect_name(b, f0->e[e].mask, name,
+						 sizeof(name)));
+		out_real("ratio", r->mean.ratio, SIG);
+		out_range("ci95", r->mean.ratio_lo, r->mean.ratio_hi, SIG);
+		out_real("tau", r->tau, 3);
+		out_real("i2", r->i2, 3);
+		out_u64("hosts_differ", r->differ_above + r->differ_below);
+		out_begin_array("host_ratios");
+		for (int i = 0; i < k; i++)
+			out_real(NULL, H[i].f.e[e].ratio, SIG);
+		out_end();
+		out_hint(OUT_HIDDEN);
+		out_end();
+	}
+	out_end();
+	out_begin_object("verdicts", OUT_PLAIN);
+	for (int e = 0; e < f0->neffects; e++) {
+		if (fac_order(f0->e[e].mask) > 2)
+			continue;
+		pool_verdict(H, &f0->e[e], &R[e], v, sizeof(v));
+		out_string(effect_name(b, f0->e[e].mask, name, sizeof(name)), v);
+	}
+	out_end();
+}
+
+int bench_factorial_pool(const struct bench_opts *o, struct json_t *first,
+			 const char *what)
+{
+	int k = o->nfrom, ret = 0;
+	struct fhost *H = calloc((size_t)k, sizeof(*H));
+	struct pool_result *R = calloc(FAC_MAX_EFFECTS, sizeof(*R));
+	struct pool_host *ph = calloc((size_t)k, sizeof(*ph));
+	const char *file;
+
+	if (!H || !R || !ph) {
+		abpath_error("out of memory");
+		ret = 1;
+		goto out;
+	}
+	if (o->plot || o->export_csv || o->export_json) {
+		abpath_error("--pool writes text, JSON (-j) or Markdown "
+			     "(--export-markdown): not --plot, --export-csv or "
+			     "--export-json");
+		ret = 1;
+		goto out;
+	}
+	for (int i = 0; !ret && i < k; i++) {
+		host_label(o->from[i], H[i].label, sizeof(H[i].label), &file);
+		if (i) {
+			H[i].j = bench_from_file(file, &H[i].what);
+		} else {
+			H[i].j = json_incref(first);
+			H[i].what = what;
+		}
+		ret = !H[i].j || pool_load(&H[i]) ||
+		      (i && pool_same(&H[0], &H[i]));
+		for (int m = 0; !ret && m < i; m++)
+			if (m && H[m].b.seed && H[m].b.seed == H[i].b.seed)
+				ret = pool_same(&H[m], &H[i]);
+	}
+	for (int e = 0; !ret && e < H[0].f.neffects; e++) {
+		double w = (double)(1u << fac_order(H[0].f.e[e].mask));
+		int err;
+
+		for (int i = 0; i < k; i++)
+			ph[i] = (struct pool_host){
+				.y = w * H[i].f.e[e].coef,
+				.v = w * w * H[i].f.e[e].se * H[i].f.e[e].se,
+				.df = H[i].f.df,
+			};
+		err = pool_combine(ph, (size_t)k, 0.95, POOL_SCALE_DEFAULT,
+				   &R[e]);
+		if (err) {
+			abpath_error("pooling: %s", strerror(-err));
+			ret = 1;
+		}
+	}
+	if (!ret) {
+		out_init(o->json);
+		pool_emit(H, k, R);
+		if (out_flush(stdout)) {
+			abpath_error("writing to standard output: %s",
+				     strerror(errno));
+			ret = 1;
+		}
+	}
+out:
+	for (int i = 0; H && i < k; i++) {
+		if (H[i].loaded || H[i].b.s)
+			bench_free(&H[i].b);
+		free(H[i].o.args);
+		json_decref(H[i].j);
+	}
+	free(H);
+	free(R);
+	free(ph);
 	return ret;
 }
 

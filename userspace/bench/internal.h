@@ -383,6 +383,12 @@ int bench_factorial(const struct bench_opts *o);
 /* --from: a factorial's result @j (schema 5) reported again. */
 int bench_factorial_from(const struct bench_opts *o, struct json_t *j,
 			 const char *what);
+/*
+ * --pool of factorial results, the first already read (@first, @what):
+ * each effect pooled over the hosts; the exit code.
+ */
+int bench_factorial_pool(const struct bench_opts *o, struct json_t *first,
+			 const char *what);
 
 /*
  * from.c: abpath bench --from FILE (a bench or a suite result), or
