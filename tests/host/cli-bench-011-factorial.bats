@@ -346,3 +346,10 @@ need_statsmodels() {
 	run -1 --separate-stderr "$ABPATH" bench --pool --from "$BATS_TEST_TMPDIR/one.json" "${from[@]}"
 	[[ $stderr == *"is a factorial's result and"*"one.json is not"* ]] || fail "$stderr"
 }
+
+@test "factorial of a command (-- COMMAND): its wall time per cell, no --path needed" {
+	run -0 --separate-stderr "$ABPATH" bench -j --factorial exit_reparent,group_cputime --runs 2 -- sh -c 'exit 0'
+	jq_ok '.command and .workload == "command" and .args == ["sh", "-c", "exit 0"] and
+		.metric == "wall" and .unit == "s" and .cells == 4 and .model.runs == 8'
+	jq_ok 'all(.samples[]; .results.exit_status == 0)'
+}
