@@ -410,11 +410,14 @@ int bench_run(const struct bench_opts *o)
 	 */
 	bench_signals_begin();
 	ret = bench_prepare(&b, o);
+	if (!ret && o->factorial)
+		ret = bench_factorial_plan(&b);
 	if (!ret)
 		ret = bench_collect(&b);
 	/* Interrupted: what ran is still worth seeing, marked incomplete. */
 	if (!ret || (b.stop_sig && b.done)) {
-		int rep = bench_report(&b);
+		int rep = o->factorial ? bench_factorial_report(&b) :
+			  bench_report(&b);
 
 		ret = ret ? ret : rep;
 	}
@@ -641,7 +644,7 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	}
 	if (o.factorial) {
 		ret = bench_factorial_paths(c, &o);
-		return ret >= 0 ? ret : bench_factorial(&o);
+		return ret >= 0 ? ret : bench_run(&o);
 	}
 	if (!o.path)
 		o.path = bench_default_path(o.workload);

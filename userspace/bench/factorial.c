@@ -601,7 +601,7 @@ static int plot_all(const struct bench *b, const struct fac_fit *f, int err)
 	return 0;
 }
 
-static int report(const struct bench *b)
+int bench_factorial_report(const struct bench *b)
 {
 	size_t cap = (size_t)b->done + 1, n;
 	unsigned *cell = calloc(cap, sizeof(*cell));
@@ -661,7 +661,7 @@ out:
  * The plan, and the module's other paths held where they are; 0, or 1
  * after the error.  Nothing has run yet.
  */
-static int plan(struct bench *b)
+int bench_factorial_plan(struct bench *b)
 {
 	const struct bench_opts *o = b->o;
 	struct ctl_paths all;
@@ -730,7 +730,7 @@ static int load_run(const struct bench *b, json_t *js, int i,
 		    struct bench_sample *s)
 {
 	const char *cell = json_string_value(json_object_get(js, "cell"));
-	json_t *v = json_object_get(js, "value"), *blk;
+	json_t *v = json_object_get(js, "value");
 	int k = b->o->fac_k;
 
 	if (!json_is_object(js) || !cell || strlen(cell) != (size_t)k ||
@@ -741,7 +741,6 @@ static int load_run(const struct bench *b, json_t *js, int i,
 		s->cell |= cell[j] == 'L' ? 1u << j : 0;
 	s->mode = s->cell ? BENCH_LEGACY : BENCH_OPTIMIZED;
 	s->warmup = json_is_true(json_object_get(js, "warmup"));
-	blk = json_object_get(js, "block");
 	if (s->warmup) {
 		s->block = -1;
 	} else if (get_int(js, "block", 1, b->o->runs, &s->block)) {
@@ -749,7 +748,6 @@ static int load_run(const struct bench *b, json_t *js, int i,
 	} else {
 		s->block--;
 	}
-	(void)blk;
 	s->index = json_is_integer(json_object_get(js, "index")) ?
 		   (int)json_integer_value(json_object_get(js, "index")) : i + 1;
 	s->value = json_number_value(v);
@@ -874,7 +872,7 @@ int bench_factorial_from(const struct bench_opts *o, json_t *j,
 	}
 	ret = load(j, what, &b, &lo);
 	if (!ret)
-		ret = report(&b);
+		ret = bench_factorial_report(&b);
 	bench_free(&b);
 	free(lo.args);
 	return ret;
@@ -1162,32 +1160,4 @@ out:
 	free(R);
 	free(ph);
 	return ret;
-}
-
-int bench_factorial(const struct bench_opts *o)
-{
-	struct bench b;
-	int ret, sig;
-
-	if (o->plot && !bench_find_gnuplot()) {
-		abpath_error("--plot needs gnuplot (apt-get install gnuplot-nox)");
-		return 1;
-	}
-	bench_signals_begin();
-	ret = bench_prepare(&b, o);
-	if (!ret)
-		ret = plan(&b);
-	if (!ret)
-		ret = bench_collect(&b);
-	if (!ret || (b.stop_sig && b.done)) {
-		int rep = report(&b);
-
-		ret = ret ? ret : rep;
-	}
-	if (!ret)
-		ret = b.restore_err;
-	bench_signals_end();
-	sig = b.stop_sig ? b.stop_sig : bench_stopping();
-	bench_free(&b);
-	return sig ? bench_reraise(sig) : ret;
 }

@@ -10,8 +10,10 @@
  * suite.c runs the experiments of experiments.c, and tables.c prints
  * them.  With --runs auto, adaptive.c applies the stopping rule of
  * sequential.c to the runs, for run.c (whether to stop) and report.c
- * (the looks and the verdict).  No two files depend on each other both
- * ways.
+ * (the looks and the verdict).  factorial.c plans, reports, reads back
+ * and pools a 2^k factorial of the paths (--factorial), whose runs are
+ * run.c's, with the design and the fit of maths/factorial.c.  No two
+ * files depend on each other both ways.
  */
 #ifndef ABPATH_BENCH_INTERNAL_H
 #define ABPATH_BENCH_INTERNAL_H
@@ -378,8 +380,15 @@ const char *bench_factorial_check(const struct bench_opts *o);
  * replicates and order: -1, or the exit code after a usage error.
  */
 int bench_factorial_paths(const struct cmd *c, struct bench_opts *o);
-/* Runs the factorial and reports it: the exit code, as bench_run(). */
-int bench_factorial(const struct bench_opts *o);
+/*
+ * For bench_run(), after bench_prepare(): the plan (its random order),
+ * the module's other paths held, a path that refuses legacy refused (0,
+ * or 1 after the error; nothing has run); and after the runs, the report
+ * (text or JSON, the exports, the plots), as bench_report() for a single
+ * bench.
+ */
+int bench_factorial_plan(struct bench *b);
+int bench_factorial_report(const struct bench *b);
 /* --from: a factorial's result @j (schema 5) reported again. */
 int bench_factorial_from(const struct bench_opts *o, struct json_t *j,
 			 const char *what);
