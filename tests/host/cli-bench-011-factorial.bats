@@ -39,6 +39,14 @@ all_modes() {
 	for p in "${CLI_PATHS[@]}"; do printf '%s=%s ' "$p" "$(mode_of "$p")"; done
 }
 
+@test "make -C userspace test-factorial: the factorial's maths pass their unit tests" {
+	run -0 make -s -C "$TOP/userspace" test-factorial
+	assert_line --regexp '^1\.\.[0-9]+$'
+	refute_line --regexp '^not ok'
+	assert_line --partial "default replicates: 3 for 2 paths, 2 for 3 and 4 (got 3 2 2)"
+	assert_line --partial "no run with A and B both legacy: -ERANGE"
+}
+
 @test "factorial of all four: 2 replicates of the 16 cells, each a random order, all recorded" {
 	run -0 --separate-stderr "$ABPATH" bench -j forkexit --factorial all
 	jq_ok '.schema == "abpath-bench/5" and .cells == 16 and .replicates == 2 and
