@@ -363,3 +363,26 @@ need_statsmodels() {
 		.metric == "wall" and .unit == "s" and .cells == 4 and .model.runs == 8'
 	jq_ok 'all(.samples[]; .results.exit_status == 0)'
 }
+
+@test "factorial: SIGINT mid-bench reports the runs so far (complete: false), restores every mode, dies of it" {
+	local d=$BATS_TEST_TMPDIR i rc=0
+	# Five quick runs, then one that waits to be interrupted.
+	"$ABPATH" bench -j --factorial exit_reparent,group_cputime -- sh -c \
+		"n=\$(cat $d/n 2>/dev/null || echo 0); echo \$((n + 1)) >$d/n; [ \$n -ge 5 ] && exec sleep 60; exit 0" \
+		>"$d/out" 2>"$d/err" 3>&- &
+	local pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[[ $(cat "$d/n" 2>/dev/null) == 6 ]] && break
+		sleep 0.1
+	done
+	[[ $(cat "$d/n" 2>/dev/null) == 6 ]] || fail "the sixth run never started: $(cat "$d/err")"
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 130
+	grep -q 'interrupted by SIGINT in run 6 of 14' "$d/err" || fail "$(cat "$d/err")"
+	jq -e '.complete == false and (.samples | length) == 5 and .schema == "abpath-bench/5"' "$d/out" >/dev/null ||
+		fail "the report: $(cat "$d/out")"
+	# Three measured runs cannot fit 4 parameters: said, not a crash.
+	jq -e '.model.error | test("cannot tell every effect")' "$d/out" >/dev/null || fail "model: $(jq -c .model "$d/out")"
+	[[ $(all_modes) != *legacy* ]] || fail "a path left in legacy: $(all_modes)"
+}
