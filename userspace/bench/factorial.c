@@ -295,14 +295,12 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 		out_string(NULL, b->paths.name[j]);
 	out_end();
 	out_hint(OUT_LINE);
-	out_begin_array("held");
-	for (int j = 0; j < b->others.n; j++) {
-		snprintf(v, sizeof(v), "%s %s", b->others.name[j],
-			 bench_mode_name[b->others_mode[j]]);
-		out_string(NULL, v);
-	}
+	/* The module's other paths, each in the mode it was held in. */
+	out_begin_object("held", OUT_PLAIN);
+	for (int j = 0; j < b->others.n; j++)
+		out_string(b->others.name[j],
+			   bench_mode_name[b->others_mode[j]]);
 	out_end();
-	out_hint(OUT_LINE);
 	out_string("metric", b->metric);
 	out_string("unit", b->unit);
 	out_bool("lower_is_better", b->lower_is_better);
@@ -772,6 +770,7 @@ static int load(json_t *j, const char *what, struct bench *b,
 	json_t *samples = json_object_get(j, "samples");
 	json_t *fac = json_object_get(j, "factorial"), *e, *args;
 	json_t *margin = json_object_get(j, "margin");
+	const char *key;
 	size_t i;
 
 	*b = (struct bench){ .o = o };
@@ -806,16 +805,16 @@ static int load(json_t *j, const char *what, struct bench *b,
 	    json_array_size(samples) > (size_t)(o->runs << o->fac_k) +
 	    2 * (size_t)o->warmup)
 		return bad(what, "no \"samples\", or more than its design has");
-	json_array_foreach(json_object_get(j, "held"), i, e) {
-		const char *h = json_string_value(e), *sp = h ? strchr(h, ' ') : NULL;
+	json_object_foreach(json_object_get(j, "held"), key, e) {
+		const char *m = json_string_value(e);
 
-		if (!sp || sp == h || (size_t)(sp - h) >= CTL_NAME_MAX ||
+		if (!m || !*key || strlen(key) >= CTL_NAME_MAX ||
 		    b->others.n >= CTL_MAX_PATHS ||
-		    (strcmp(sp + 1, "legacy") && strcmp(sp + 1, "optimized")))
-			return bad(what, "\"held\" is not a list of \"PATH MODE\"");
-		snprintf(b->others.name[b->others.n], CTL_NAME_MAX, "%.*s",
-			 (int)(sp - h), h);
-		b->others_mode[b->others.n++] = strcmp(sp + 1, "legacy") ?
+		    (strcmp(m, "legacy") && strcmp(m, "optimized")))
+			return bad(what, "\"held\" is not an object of paths' "
+				   "modes");
+		ctl_copy(b->others.name[b->others.n], CTL_NAME_MAX, key);
+		b->others_mode[b->others.n++] = strcmp(m, "legacy") ?
 						BENCH_OPTIMIZED : BENCH_LEGACY;
 	}
 	args = json_object_get(j, "args");
