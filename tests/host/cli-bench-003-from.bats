@@ -116,7 +116,7 @@ remove_module() {
 	"$ABPATH" bench -j forkexit --runs 2 --warmup 0 2>/dev/null |
 		jq -c '.schema = "abpath-bench/9"' >"$SAVED"
 	run -1 --separate-stderr "$ABPATH" bench --from "$SAVED"
-	assert_equal "$stderr" "abpath: error: $SAVED: schema abpath-bench/9 is not one this abpath ($("$ABPATH" --version | cut -d' ' -f2)) reads: abpath-bench/1, abpath-bench/2, abpath-bench/3 or abpath-bench/4"
+	assert_equal "$stderr" "abpath: error: $SAVED: schema abpath-bench/9 is not one this abpath ($("$ABPATH" --version | cut -d' ' -f2)) reads: abpath-bench/1, abpath-bench/2, abpath-bench/3, abpath-bench/4 or abpath-bench/5"
 	assert_equal "$output" ''
 	# Version 1 (no schema, no provenance) has the same runs: it is read.
 	jq -c 'del(.schema, .provenance)' "$SAVED" >"$BATS_TEST_TMPDIR/v1.json"

@@ -50,6 +50,8 @@ static const struct {
 	{ "suite", 'S', true, false },
 	{ "quick", 'Q', false, false },
 	{ "out", 'O', true, false },
+	{ "factorial", 'K', true, false },
+	{ "order", 'D', true, false },
 };
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
@@ -163,6 +165,9 @@ const char bench_synopsis[] =
 	"       abpath bench --pool --from [LABEL=]FILE --from [LABEL=]FILE ... "
 	"[-j]\n"
 	"                    [--export-markdown FILE]\n"
+	"       abpath bench WORKLOAD --factorial P,P[,...]|all [--runs R] "
+	"[--order N]\n"
+	"                    [--margin M] [OPTIONS] [-- ARGS]\n"
 	"       abpath bench --suite history [--path P[,P...]] [--quick] "
 	"[--runs N|auto]\n"
 	"                    [--out DIR] [-j] [--plot FILE]";
@@ -202,6 +207,19 @@ const char bench_help[] =
 	"      --show-output   a command's output on standard error instead\n"
 	"  -i, --ignore-failure  a command's non-zero exit (or signal) is\n"
 	"                   recorded with its run, and the bench goes on\n"
+	"      --factorial P,Q[,...]|all  a 2^k factorial: every combination\n"
+	"                   of these paths' modes (2 to 4 paths, at most 16\n"
+	"                   cells), each once in each of R replicates\n"
+	"                   (--runs R; default: the fewest, 2 or more, whose\n"
+	"                   main-effect interval is no wider than a 4 + 4\n"
+	"                   one-path bench's: 3 for 2 paths, 2 for 3 or 4),\n"
+	"                   each replicate a block in a random order; the\n"
+	"                   module's other paths are held where they are.\n"
+	"                   Least squares on log(metric): block + main\n"
+	"                   effects + interactions; each as legacy/optimized\n"
+	"                   with a 95% t interval and a Holm-adjusted p\n"
+	"      --order N    the highest interaction in the model (default\n"
+	"                   2; higher ones go into the error)\n"
 	"      --from FILE  report a saved result (bench -j, or a suite's\n"
 	"                   JSON; - for stdin) again: run nothing, no module;\n"
 	"                   again for more suite results: one table per\n"
@@ -291,7 +309,7 @@ const char *bench_check_values(const struct bench_opts *o)
 	if (o->prepare && !*o->prepare)
 		return "--prepare needs a command";
 	if (!o->adaptive && (o->max_runs_given || o->precision_given ||
-			     o->margin_given))
+			     (o->margin_given && !o->factorial)))
 		return o->runs_given ? "--max-runs, --precision and --margin "
 		       "go with --runs auto, not with a number of runs" :
 		       "--max-runs, --precision and --margin go with --runs "
@@ -392,11 +410,14 @@ int bench_run(const struct bench_opts *o)
 	 */
 	bench_signals_begin();
 	ret = bench_prepare(&b, o);
+	if (!ret && o->factorial)
+		ret = bench_factorial_plan(&b);
 	if (!ret)
 		ret = bench_collect(&b);
 	/* Interrupted: what ran is still worth seeing, marked incomplete. */
 	if (!ret || (b.stop_sig && b.done)) {
-		int rep = bench_report(&b);
+		int rep = o->factorial ? bench_factorial_report(&b) :
+			  bench_report(&b);
 
 		ret = ret ? ret : rep;
 	}
@@ -520,6 +541,17 @@ static int bench_opt(const struct cmd *c, int opt, char *arg, void *ctx)
 					       "mode, 0 or more", arg);
 		o->warmup_given = true;
 		break;
+	case 'K':
+		o->factorial = arg;
+		break;
+	case 'D':
+		if (!parse_count(arg, 1, BENCH_FAC_MAX_K, &o->fac_order))
+			return cli_usage_error(c, "invalid --order '%s'; expected "
+					       "the highest interaction in the "
+					       "model, 1 to %d", arg,
+					       BENCH_FAC_MAX_K);
+		o->order_given = true;
+		break;
 	case 'P':
 		if (!bench_plot_format(arg))
 			return cli_usage_error(c, "invalid --plot '%s'; expected "
@@ -551,9 +583,13 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	o.json = cli_json;
+	if (o.factorial && (msg = bench_factorial_check(&o)))
+		return cli_usage_error(c, "%s", msg);
 	msg = bench_check_values(&o);
 	if (msg)
 		return cli_usage_error(c, "%s", msg);
+	if (o.order_given && !o.factorial)
+		return cli_usage_error(c, "--order goes with --factorial");
 	if (o.adaptive)
 		o.runs = o.seq.cap;
 	if (o.nfrom || o.suite || o.quick || o.out || o.pool) {
@@ -587,7 +623,7 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 					       "-- CMD");
 		if (!o.nargs)
 			return cli_usage_error(c, "no command after '--'");
-		if (!o.path)
+		if (!o.path && !o.factorial)
 			return cli_usage_error(c, "a command needs --path: "
 					       "abpath cannot tell which path "
 					       "it exercises");
@@ -605,6 +641,10 @@ int bench_cmd(const struct cmd *c, int argc, char **argv)
 		if (ret >= 0)
 			return ret;
 		o.exe = exe;
+	}
+	if (o.factorial) {
+		ret = bench_factorial_paths(c, &o);
+		return ret >= 0 ? ret : bench_run(&o);
 	}
 	if (!o.path)
 		o.path = bench_default_path(o.workload);

@@ -49,13 +49,15 @@ static int check_schema(json_t *j, const char *what)
 	if (!json_object_get(j, "schema") ||
 	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
 			!strcmp(schema, BENCH_SCHEMA_ADAPTIVE) ||
+			!strcmp(schema, BENCH_SCHEMA_FACTORIAL) ||
 			!strcmp(schema, "abpath-bench/2") ||
 			!strcmp(schema, "abpath-bench/1"))))
 		return 0;
 	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
-		     "abpath-bench/1, abpath-bench/2, %s or %s", what,
+		     "abpath-bench/1, abpath-bench/2, %s, %s or %s", what,
 		     schema ? schema : "(not a string)", ABPATH_VERSION,
-		     BENCH_SCHEMA, BENCH_SCHEMA_ADAPTIVE);
+		     BENCH_SCHEMA, BENCH_SCHEMA_ADAPTIVE,
+		     BENCH_SCHEMA_FACTORIAL);
 	return 1;
 }
 
@@ -354,7 +356,10 @@ int bench_from(const struct bench_opts *o)
 	j = bench_from_file(o->from[0], &what);
 	if (!j)
 		return 1;
-	if (json_object_get(j, "samples"))
+	if (!strcmp(json_string_value(json_object_get(j, "schema")) ?: "",
+		    BENCH_SCHEMA_FACTORIAL))
+		ret = bench_factorial_from(o, j, what);
+	else if (json_object_get(j, "samples"))
 		ret = from_bench(o, j, what);
 	else
 		ret = from_suite(o, j, what);

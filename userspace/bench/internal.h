@@ -11,8 +11,10 @@
  * suite.c runs the experiments of experiments.c, and tables.c prints
  * them.  With --runs auto, adaptive.c applies the stopping rule of
  * maths/sequential.c to the runs, for run.c (whether to stop) and report.c
- * (the looks and the verdict).  No two files depend on each other both
- * ways.
+ * (the looks and the verdict).  factorial.c plans, reports, reads back
+ * and pools a 2^k factorial of the paths (--factorial), whose runs are
+ * run.c's, with the design and the fit of maths/factorial.c.  No two
+ * files depend on each other both ways.
  */
 #ifndef ABPATH_BENCH_INTERNAL_H
 #define ABPATH_BENCH_INTERNAL_H
@@ -39,6 +41,9 @@
 
 /* --runs auto: the largest --max-runs (per mode). */
 #define BENCH_MAX_AUTO_RUNS	1000
+
+/* --factorial: at most this many paths, 2^4 = 16 cells (maths/factorial.h). */
+#define BENCH_FAC_MAX_K		4
 
 #define SUITE_DEFAULT_RUNS	4
 #define SUITE_QUICK_RUNS	2
@@ -94,6 +99,15 @@ struct bench_opts {
 	const char *suite;	/* --suite NAME */
 	const char *out;	/* --out DIR (suite) */
 	bool quick;		/* --quick (suite) */
+	/*
+	 * --factorial PATHS: the 2^fac_k cells of these paths' modes, in
+	 * runs replicates (factorial.c); fac_order: the highest interaction
+	 * in the model (--order, default 2).
+	 */
+	const char *factorial;
+	int fac_k, fac_order;
+	bool order_given;
+	char fac_path[BENCH_FAC_MAX_K][CTL_NAME_MAX];
 };
 
 /* cli.c: the command line. */
@@ -176,6 +190,8 @@ int bench_modes_restore(void);
 void bench_modes_say_restored(FILE *f);
 /* Switch every path of p to m and check that it did: 0, or 1 after why. */
 int bench_mode_set(const struct ctl_paths *p, enum bench_mode m);
+/* The same, path p->name[i] to m[i] (a factorial's cell). */
+int bench_modes_set(const struct ctl_paths *p, const enum bench_mode *m);
 /*
  * {path: {counter: delta}} for the benched paths in the mode that ran.
  * A maximum (ns_max, any "*_max") is its value after the run: a
@@ -186,6 +202,11 @@ struct json_t *bench_counter_deltas(const struct ctl_paths *p,
 				    const char *mode,
 				    const struct counter_set *before,
 				    const struct counter_set *after);
+/* The same, each path in its own mode m[i]. */
+struct json_t *bench_counter_deltas_modes(const struct ctl_paths *p,
+					  const enum bench_mode *m,
+					  const struct counter_set *before,
+					  const struct counter_set *after);
 /*
  * Why a run did not measure mode @m, into @why (left "" for a good run):
  * the watchdog sent a benched path back to optimized during it (the run
@@ -198,6 +219,10 @@ struct json_t *bench_counter_deltas(const struct ctl_paths *p,
 void bench_judge_run(const struct ctl_paths *p, enum bench_mode m,
 		     const struct counter_set *before,
 		     const struct counter_set *after, char *why, size_t len);
+/* The same, each path meant to be in its own mode m[i]. */
+void bench_judge_modes(const struct ctl_paths *p, const enum bench_mode *m,
+		       const struct counter_set *before,
+		       const struct counter_set *after, char *why, size_t len);
 
 /* signals.c: stop requests. */
 /*
@@ -254,6 +279,34 @@ int bench_gnuplot(const char *file, void (*write)(FILE *f, const void *ctx),
 		  const void *ctx);
 /* gnuplot's single-quoted string. */
 void bench_gp_quote(FILE *f, const char *s);
+
+/* factorial.c: abpath bench --factorial PATHS. */
+struct cmd;
+/* NULL if the options go with --factorial, else why not. */
+const char *bench_factorial_check(const struct bench_opts *o);
+/*
+ * Parse --factorial's list into o (fac_k, fac_path), with the default
+ * replicates and order: -1, or the exit code after a usage error.
+ */
+int bench_factorial_paths(const struct cmd *c, struct bench_opts *o);
+/*
+ * For bench_run(), after bench_prepare(): the plan (its random order),
+ * the module's other paths held, a path that refuses legacy refused (0,
+ * or 1 after the error; nothing has run); and after the runs, the report
+ * (text or JSON, the exports, the plots), as bench_report() for a single
+ * bench.
+ */
+int bench_factorial_plan(struct bench *b);
+int bench_factorial_report(const struct bench *b);
+/* --from: a factorial's result @j (schema 5) reported again. */
+int bench_factorial_from(const struct bench_opts *o, struct json_t *j,
+			 const char *what);
+/*
+ * --pool of factorial results, the first already read (@first, @what):
+ * each effect pooled over the hosts; the exit code.
+ */
+int bench_factorial_pool(const struct bench_opts *o, struct json_t *first,
+			 const char *what);
 
 /*
  * from.c: abpath bench --from FILE (a bench or a suite result), or

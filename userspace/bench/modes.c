@@ -85,21 +85,31 @@ void bench_modes_say_restored(FILE *f)
 			orig.mode[k]);
 }
 
-int bench_mode_set(const struct ctl_paths *p, enum bench_mode m)
+int bench_modes_set(const struct ctl_paths *p, const enum bench_mode *m)
 {
-	const char *mode = bench_mode_name[m];
 	int err;
 
 	/*
 	 * One write per path rather than "all": the same code then serves
-	 * one path and all of them, and every path's switch is checked.
+	 * one path, all of them and a factorial's cell, and every path's
+	 * switch is checked.
 	 */
 	for (int i = 0; i < p->n; i++) {
-		err = ctl_set_mode(p->name[i], mode);
+		err = ctl_set_mode(p->name[i], bench_mode_name[m[i]]);
 		if (err)
-			return ctl_explain_set(p->name[i], mode, err);
+			return ctl_explain_set(p->name[i], bench_mode_name[m[i]],
+					       err);
 	}
 	return 0;
+}
+
+int bench_mode_set(const struct ctl_paths *p, enum bench_mode m)
+{
+	enum bench_mode all[CTL_MAX_PATHS];
+
+	for (int i = 0; i < p->n; i++)
+		all[i] = m;
+	return bench_modes_set(p, all);
 }
 
 static const struct counter_entry *find_entry(const struct counter_set *s,
@@ -123,6 +133,19 @@ json_t *bench_counter_deltas(const struct ctl_paths *p, const char *mode,
 			     const struct counter_set *before,
 			     const struct counter_set *after)
 {
+	enum bench_mode m[CTL_MAX_PATHS];
+
+	for (int i = 0; i < p->n; i++)
+		m[i] = strcmp(mode, bench_mode_name[BENCH_LEGACY]) ?
+		       BENCH_OPTIMIZED : BENCH_LEGACY;
+	return bench_counter_deltas_modes(p, m, before, after);
+}
+
+json_t *bench_counter_deltas_modes(const struct ctl_paths *p,
+				   const enum bench_mode *m,
+				   const struct counter_set *before,
+				   const struct counter_set *after)
+{
 	json_t *all = json_object(), *per;
 	const struct counter_entry *e, *prev;
 
@@ -130,7 +153,8 @@ json_t *bench_counter_deltas(const struct ctl_paths *p, const char *mode,
 		per = json_object();
 		for (size_t j = 0; j < after->n; j++) {
 			e = &after->e[j];
-			if (strcmp(e->path, p->name[i]) || strcmp(e->mode, mode))
+			if (strcmp(e->path, p->name[i]) ||
+			    strcmp(e->mode, bench_mode_name[m[i]]))
 				continue;
 			prev = find_entry(before, e);
 			if (bench_is_max_counter(e->counter) || !prev)
@@ -185,6 +209,17 @@ void bench_judge_run(const struct ctl_paths *p, enum bench_mode m,
 		     const struct counter_set *before,
 		     const struct counter_set *after, char *why, size_t len)
 {
+	enum bench_mode all[CTL_MAX_PATHS];
+
+	for (int i = 0; i < p->n; i++)
+		all[i] = m;
+	bench_judge_modes(p, all, before, after, why, len);
+}
+
+void bench_judge_modes(const struct ctl_paths *p, const enum bench_mode *m,
+		       const struct counter_set *before,
+		       const struct counter_set *after, char *why, size_t len)
+{
 	const struct counter_entry *e, *prev;
 	char now[CTL_NAME_MAX];
 	const char *path;
@@ -216,10 +251,10 @@ void bench_judge_run(const struct ctl_paths *p, enum bench_mode m,
 	for (int i = 0; i < p->n; i++) {
 		if (ctl_path_mode(p->name[i], now, sizeof(now)))
 			ctl_copy(now, sizeof(now), "unreadable");
-		if (strcmp(now, bench_mode_name[m])) {
+		if (strcmp(now, bench_mode_name[m[i]])) {
 			snprintf(why, len, "%s was %s at the end of the run, "
 				 "not %s: something else switched it",
-				 p->name[i], now, bench_mode_name[m]);
+				 p->name[i], now, bench_mode_name[m[i]]);
 			return;
 		}
 	}

@@ -178,6 +178,9 @@ static int load_host(struct phost *p, const char *arg, struct pool_host *h)
 	p->j = bench_from_file(p->file, &p->what);
 	if (!p->j)
 		return 1;
+	/* A factorial's: factorial.c pools it, effect by effect. */
+	if (!strcmp(str_of(p->j, "schema", ""), BENCH_SCHEMA_FACTORIAL))
+		return 2;
 	if (!json_object_get(p->j, "samples")) {
 		abpath_error("%s is a suite's result: --pool pools plain bench "
 			     "results ('abpath bench -j')", p->what);
@@ -702,8 +705,20 @@ int bench_pool(const struct bench_opts *o)
 		abpath_error("out of memory");
 		ret = 1;
 	}
-	for (int i = 0; !ret && i < P.k; i++)
+	for (int i = 0; !ret && i < P.k; i++) {
 		ret = load_host(&P.p[i], o->from[i], &P.h[i]);
+		if (ret == 2 && !i) {
+			ret = bench_factorial_pool(o, P.p[0].j, P.p[0].what);
+			free_pooled(&P);
+			return ret;
+		}
+		if (ret == 2) {
+			abpath_error("%s is a factorial's result and %s is not: "
+				     "--pool pools one kind of result",
+				     P.p[i].what, P.p[0].what);
+			ret = 1;
+		}
+	}
 	if (!ret)
 		ret = check_hosts(&P);
 	if (!ret) {

@@ -186,6 +186,7 @@ void bench_free(struct bench *b)
 	if (b->done < b->slots && b->s)
 		json_decref(b->s[b->done].kernel_reports);
 	free(b->s);
+	free(b->plan);
 	free(b->workload_name);
 	free(b->metric);
 	free(b->unit);

@@ -39,6 +39,12 @@ struct bench_sample {
 	 * the end.  Such a run is kept and shown, but in no statistic.
 	 */
 	char invalid[256];
+	/*
+	 * A factorial's run: its replicate (block, 0-based; -1 for a
+	 * warm-up) and its cell, bit j set when fac_path[j] was legacy.
+	 */
+	int block;
+	unsigned cell;
 };
 
 struct bench {
@@ -62,6 +68,15 @@ struct bench {
 	struct kmsg kmsg;		/* the kernel's log, while running */
 	int last_mode;			/* of the last run, -1 before one */
 	int looks_seen;			/* --runs auto: looks said so far */
+	/*
+	 * --factorial: the cell of each measured run, in the order run
+	 * (replicate after replicate); the module's other paths, each held
+	 * in the mode it had (others_mode) and checked after every run.
+	 */
+	unsigned *plan;
+	struct ctl_paths others;
+	enum bench_mode others_mode[CTL_MAX_PATHS];
+	unsigned long long seed;	/* of the plan's random order */
 };
 
 /* Whether sample s is in the statistics: measured, and valid. */
@@ -85,6 +100,12 @@ static inline bool bench_counts(const struct bench_sample *s)
  * by the fixed-count one over runs the rule chose to stop at.
  */
 #define BENCH_SCHEMA_ADAPTIVE	"abpath-bench/4"
+
+/*
+ * A factorial's (--factorial): version 5 has one run per cell and a fit
+ * of effects, no legacy and optimized arms an older reader would look for.
+ */
+#define BENCH_SCHEMA_FACTORIAL	"abpath-bench/5"
 
 /*
  * Fill b and o from a bench JSON object (borrowed: keep j alive): its

@@ -271,28 +271,73 @@ static int judge_reports(struct bench *b, const struct kmsg_reports *r,
 	return 0;
 }
 
+/*
+ * The mode of each benched path in run i into m[], and the run's
+ * replicate and cell; returns the run's mode, legacy when any path is
+ * (its legacy arm may starve RCU, judge_reports()).  A single bench's
+ * paths all take bench_order()'s mode; a factorial's measured runs
+ * follow its plan, its warm-ups alternate all legacy and all optimized.
+ */
+static enum bench_mode run_modes(const struct bench *b, int i,
+				 enum bench_mode *m, int *block,
+				 unsigned *cell)
+{
+	const struct bench_opts *o = b->o;
+	enum bench_mode all = bench_order(i, o->warmup);
+	int j = i - 2 * o->warmup;
+
+	*block = -1;
+	*cell = all == BENCH_LEGACY ? (1u << b->paths.n) - 1 : 0;
+	if (b->plan && j >= 0) {
+		*block = j >> o->fac_k;
+		*cell = b->plan[j];
+	}
+	for (int p = 0; p < b->paths.n; p++)
+		m[p] = *cell & (1u << p) ? BENCH_LEGACY : BENCH_OPTIMIZED;
+	return *cell ? BENCH_LEGACY : BENCH_OPTIMIZED;
+}
+
+/* "legacy", "optimized", or a factorial's "legacy: P, Q". */
+static const char *run_mode_words(const struct bench *b, unsigned cell,
+				  char *buf, size_t len)
+{
+	size_t n;
+
+	if (!cell || cell == (1u << b->paths.n) - 1 || !b->plan)
+		return bench_mode_name[cell ? BENCH_LEGACY : BENCH_OPTIMIZED];
+	n = (size_t)snprintf(buf, len, "legacy:");
+	for (int p = 0; p < b->paths.n && n < len; p++)
+		if (cell & (1u << p))
+			n += (size_t)snprintf(buf + n, len - n, "%s %s",
+					      n > 7 ? "," : "",
+					      b->paths.name[p]);
+	return buf;
+}
+
 static int run_one(struct bench *b, int i, double spent)
 {
 	struct bench_sample *smp = &b->s[b->done];
 	struct counter_set before = { 0 }, after = { 0 };
 	struct bench_buf out = { .fd = -1, .max = BENCH_MAX_OUTPUT };
 	struct bench_buf err = { .fd = -1, .max = BENCH_MAX_OUTPUT };
-	enum bench_mode m = bench_order(i, b->o->warmup);
+	enum bench_mode modes[CTL_MAX_PATHS], m;
 	const struct bench_opts *o = b->o;
-	char what[256], **argv = NULL;
+	char what[512], words[320], **argv = NULL;
 	struct bench_child c = { o->args, true, false, o->show_output };
 	const char *name = o->command ? o->args[0] : o->workload;
 	struct kmsg_reports gap = { 0 }, during = { 0 };
 	struct rusage ru;
 	double wall;
-	int ret, status;
+	int ret, status, block;
+	unsigned cell;
 
+	m = run_modes(b, i, modes, &block, &cell);
 	json_decref(smp->kernel_reports);
 	smp->kernel_reports = NULL;
 	smp->invalid[0] = '\0';
 	snprintf(what, sizeof(what), "%s%srun %d of %d (%s%s)",
 		 o->label ? o->label : "", o->label ? ": " : "",
-		 i + 1, b->total, bench_mode_name[m],
+		 i + 1, b->total, run_mode_words(b, cell, words, sizeof(words)),
 		 i < 2 * o->warmup ? ", warm-up" : "");
 	progress(b, what, spent);
 	if (o->command) {
@@ -311,7 +356,10 @@ static int run_one(struct bench *b, int i, double spent)
 		memcpy(argv + 2, o->args, (size_t)o->nargs * sizeof(*argv));
 		c = (struct bench_child){ argv, false, true, false };
 	}
-	ret = bench_mode_set(&b->paths, m);
+	ret = bench_modes_set(&b->paths, modes);
+	/* A factorial's other paths: held where they were, every run. */
+	if (!ret && b->others.n)
+		ret = bench_modes_set(&b->others, b->others_mode);
 	if (!ret && o->prepare)
 		ret = run_prepare(b, what);
 	if (!ret && !bench_stopping())
@@ -338,8 +386,12 @@ static int run_one(struct bench *b, int i, double spent)
 	ret = counters_read(&after);
 	if (ret)
 		goto out;
-	bench_judge_run(&b->paths, m, &before, &after, smp->invalid,
-			sizeof(smp->invalid));
+	bench_judge_modes(&b->paths, modes, &before, &after, smp->invalid,
+			  sizeof(smp->invalid));
+	/* A factorial's other paths: held, and checked as its own are. */
+	if (!smp->invalid[0] && b->others.n)
+		bench_judge_modes(&b->others, b->others_mode, &before, &after,
+				  smp->invalid, sizeof(smp->invalid));
 	if (o->ignore_failure && (WIFSIGNALED(status) || WEXITSTATUS(status))) {
 		/* Kept, and said: a failure the user chose to measure. */
 		fprintf(stderr, "abpath: bench: %s: %s %s %d; going on "
@@ -377,9 +429,11 @@ static int run_one(struct bench *b, int i, double spent)
 		goto out;
 	smp->index = i + 1;
 	smp->mode = m;
+	smp->block = block;
+	smp->cell = cell;
 	smp->warmup = i < 2 * o->warmup;
-	smp->counters = bench_counter_deltas(&b->paths, bench_mode_name[m],
-					     &before, &after);
+	smp->counters = bench_counter_deltas_modes(&b->paths, modes, &before,
+						   &after);
 	b->done++;
 	if (smp->invalid[0])
 		fprintf(stderr, "abpath: bench: %s is invalid, left out of "
@@ -403,7 +457,12 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 	*b = (struct bench){ .o = o, .last_mode = -1 };
 	if (!ctl_module_present())
 		return ctl_explain_not_loaded();
-	if (!strcmp(o->path, "all")) {
+	if (o->factorial) {
+		b->paths.n = o->fac_k;
+		for (int i = 0; i < o->fac_k; i++)
+			ctl_copy(b->paths.name[i], CTL_NAME_MAX,
+				 o->fac_path[i]);
+	} else if (!strcmp(o->path, "all")) {
 		ctl_path_names(&b->paths);
 	} else {
 		b->paths.n = 1;
@@ -416,7 +475,8 @@ int bench_prepare(struct bench *b, const struct bench_opts *o)
 		return ret;
 
 	kmsg_open(&b->kmsg);
-	b->total = 2 * (o->warmup + o->runs);
+	b->total = o->factorial ? 2 * o->warmup + (o->runs << o->fac_k) :
+		   2 * (o->warmup + o->runs);
 	b->slots = b->total;
 	b->s = calloc((size_t)b->slots, sizeof(*b->s));
 	b->provenance = bench_provenance();
