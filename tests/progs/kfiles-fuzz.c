@@ -179,7 +179,7 @@ static void mismatch(const char *fmt, ...)
 /* The whole file into buf (NUL-terminated); its length, or -errno. */
 static ssize_t read_file(const char *path, char *buf, size_t size)
 {
-	ssize_t n, len = 0;
+	ssize_t n = 0, len = 0;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
