@@ -14,6 +14,10 @@
 
 load helper
 
+setup() {
+	common_setup
+}
+
 @test "kfiles-fuzz: hostile writes to every file, racing valid flips under load" {
 	local writes=${ABPATH_KFUZZ_WRITES:-6000} mark
 	mark="abpath-tests: kfiles-fuzz $writes writes begin $$"
