@@ -378,6 +378,11 @@ static struct expect model(const struct kfile *f, const char *buf, size_t len,
 	size_t n = kernfs && len > (size_t)page ? (size_t)page : len;
 	int i;
 
+	if (!kernfs && off && f->kind != K_RESET) {
+		/* a seq_file (inject, and every read-only one) cannot pwrite(2) */
+		e.err = ESPIPE;
+		return e;
+	}
 	if (f->kind == K_RO) {
 		/* kernfs refuses to open a file without write permission, for
 		 * root too; debugfs opens it and the write finds no method */

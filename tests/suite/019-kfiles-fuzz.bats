@@ -9,7 +9,7 @@
 # 014-hostile-input.bats holds the hand-written cases; this is their fuzz.
 #
 # Bounded by a count of writes, not a time: ABPATH_KFUZZ_WRITES, by
-# default 6000 (CI's 6.12 stage; docs/ci.md has its time). make check-full
+# default 24000 (CI's 6.12 stage; docs/ci.md has its time). make check-full
 # runs the debug kernel's suite with a much larger count (tests/bin/check).
 
 load helper
@@ -19,7 +19,7 @@ setup() {
 }
 
 @test "kfiles-fuzz: hostile writes to every file, racing valid flips under load" {
-	local writes=${ABPATH_KFUZZ_WRITES:-6000} mark
+	local writes=${ABPATH_KFUZZ_WRITES:-24000} mark
 	mark="abpath-tests: kfiles-fuzz $writes writes begin $$"
 	echo "<6>$mark" >/dev/kmsg
 	run -0 "$T/kfiles-fuzz" -n "$writes" -s "${ABPATH_KFUZZ_SEED:-1}"
