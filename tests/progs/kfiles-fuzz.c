@@ -313,6 +313,9 @@ static void model_inject(struct expect *e, const char *buf, size_t n)
 	int i;
 
 	e->err = EINVAL;
+	/* an embedded NUL would make "<path> 0\0" look like "<path> 0" */
+	if (memchr(buf, '\0', n))
+		return;
 	memcpy(s, buf, n);
 	s[n] = '\0';
 	if (s[n - 1] == '\n')
