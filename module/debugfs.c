@@ -122,7 +122,12 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 		buf[count - 1] = '\0';
 	arg = buf;
 	name = strsep(&arg, " ");
-	if (arg && (kstrtouint(arg, 10, &n) || n > ABPATH_INJECT_MAX))
+	/*
+	 * Digits only: kstrtouint() would also take a '+' and a newline
+	 * after them, so "<path> 5\n\n" would pass.
+	 */
+	if (arg && (!*arg || arg[strspn(arg, "0123456789")] ||
+		    kstrtouint(arg, 10, &n) || n > ABPATH_INJECT_MAX))
 		return -EINVAL;
 	abpath_for_each_path(p)
 		if (p->checked && !strcmp(p->name, name))

@@ -20,10 +20,23 @@
 #define ABPATH_STATE_MODE	1UL
 #define ABPATH_STATE_EPOCH	2UL
 
+/*
+ * A revert the watchdog has queued counts from the call that tripped it:
+ * while the work is pending and the word is still the setting that
+ * tripped, calls run optimized.  The work itself runs in process context,
+ * which a CPU whose every tick overruns may not reach for seconds (8000
+ * threads under a 1 ms ITIMER_PROF on 8 vCPUs: 12 s, and an RCU stall).
+ * The second load is paid in both modes alike.
+ */
 static __always_inline unsigned long
 abpath_state_now(const struct abpath_path *p)
 {
-	return READ_ONCE(p->state);
+	unsigned long state = READ_ONCE(p->state);
+
+	if (unlikely(READ_ONCE(p->watchdog_pending)) &&
+	    state == READ_ONCE(p->watchdog_state))
+		state &= ~ABPATH_STATE_MODE;	/* ABPATH_OPTIMIZED */
+	return state;
 }
 
 static __always_inline enum abpath_mode abpath_state_mode(unsigned long state)

@@ -34,11 +34,11 @@ static int abpath_param_paths_set(const char *val,
 			ret = -EINVAL;
 			break;
 		}
-		ret = kstrtouint(tok, 0, &v[n]);
-		if (!ret && v[n] > pp->max)
+		/* EINVAL for a value past UINT_MAX too (kstrtouint's ERANGE) */
+		if (kstrtouint(tok, 0, &v[n]) || v[n] > pp->max) {
 			ret = -EINVAL;
-		if (ret)
 			break;
+		}
 		n++;
 	}
 	kfree(buf);

@@ -7,7 +7,10 @@
  *
  * The overrun is seen where the call ran, often in hardirq with IRQs off,
  * but modes change only under abpath_mode_lock, a mutex: the hook only
- * queues a work item, which reverts from process context.  The revert
+ * queues a work item, which reverts from process context.  Until it runs,
+ * the calls of the setting that tripped run optimized (abpath_state_now()):
+ * a CPU whose every tick overruns may reach process context only seconds
+ * later.  The revert
  * applies to the setting the slow call ran under (its mode and epoch), so
  * a mode the user chose in between is never undone.  One pending bit per
  * path makes a burst of slow calls queue one revert and log one line.

@@ -97,8 +97,8 @@ NEVER=10000000
 	many=$(seq -s, 1 $((n + 1)))
 	for w in "$few,x" "$few" "$many" -1 4294967296 '\n' ",$few"; do
 		run ! write_file "$WD" "$w"
-		# 2^32 is ERANGE from kstrtouint(), the rest EINVAL.
-		assert_output --regexp 'Invalid argument|out of range'
+		# 2^32 too: EINVAL, not kstrtouint()'s ERANGE.
+		assert_output --partial 'Invalid argument'
 		run -0 cat "$WD"
 		assert_output "$(per_path 10000)"
 	done
