@@ -164,6 +164,54 @@ static const char *cell_name(const struct bench *b, unsigned cell, char *buf)
 }
 
 /*
+ * What both verdicts say of an effect: its ratio and interval, its p and
+ * Holm's, the margin's bounds, and the ratio and interval folded above 1
+ * (as they are when up, else inverted), each with the digits that tell
+ * it from 1 and the margin's bounds.
+ */
+struct words {
+	double m, bd[3];
+	bool up;
+	char f[96], p[32], ph[32], x[32], lo[32], hi[32], mlo[32], mhi[32];
+};
+
+static void effect_words(const struct bench *b, const struct fac_effect *e,
+			 struct words *w)
+{
+	double m = b->o->seq.margin;
+
+	*w = (struct words){ .m = m, .bd = { 1, 1 / (1 + m), 1 + m },
+			     .up = e->ratio > 1 };
+	report_fmt_ratio_ci_beside(w->f, sizeof(w->f), e->ratio, e->ratio_lo,
+				   e->ratio_hi, w->bd, 3);
+	st_fmt_p(w->p, sizeof(w->p), e->p);
+	st_fmt_p(w->ph, sizeof(w->ph), e->p_holm);
+	report_fmt_beside(w->x, sizeof(w->x),
+			  w->up ? e->ratio : 1 / e->ratio, 3, w->bd, 1);
+	report_fmt_beside(w->lo, sizeof(w->lo),
+			  w->up ? e->ratio_lo : 1 / e->ratio_hi, 3, w->bd, 1);
+	report_fmt_beside(w->hi, sizeof(w->hi),
+			  w->up ? e->ratio_hi : 1 / e->ratio_lo, 3, w->bd, 1);
+	out_fmt_sig(w->mlo, sizeof(w->mlo), w->bd[1], 4);
+	out_fmt_sig(w->mhi, sizeof(w->mhi), w->bd[2], 4);
+}
+
+/* Whether the interval lies inside a margin given. */
+static bool within_margin(const struct words *w, const struct fac_effect *e)
+{
+	return w->m > 0 && e->ratio_lo > w->bd[1] && e->ratio_hi < w->bd[2];
+}
+
+/* Unadjusted p below 0.05, Holm's not: @what names the ratio. */
+static void inconclusive(char *buf, size_t len, const struct words *w,
+			 int family, const char *what)
+{
+	snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) but "
+		 "not after Holm's adjustment over the %d effects (%s); %s %s",
+		 w->p, family, w->ph, what, w->f);
+}
+
+/*
  * A main effect's verdict in the single bench's words: a difference
  * only when Holm's adjusted p is below 0.05 (the interval then excludes
  * 1), "equivalent" when the 95% interval lies inside the margin.
@@ -171,38 +219,25 @@ static const char *cell_name(const struct bench *b, unsigned cell, char *buf)
 static void main_verdict(const struct bench *b, const struct fac_effect *e,
 			 int family, char *buf, size_t len)
 {
-	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
-	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
 	bool speed = report_speed_words(b->unit, b->lower_is_better);
+	struct words w;
 
-	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
-				   e->ratio_hi, bd, 3);
-	st_fmt_p(p, sizeof(p), e->p);
-	st_fmt_p(ph, sizeof(ph), e->p_holm);
+	effect_words(b, e, &w);
 	if (e->p_holm < 0.05) {
-		bool up = e->ratio > 1, worse = b->lower_is_better ? up : !up;
-		double v = up ? e->ratio : 1 / e->ratio;
-		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
-		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
+		bool worse = b->lower_is_better ? w.up : !w.up;
 
 		snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), Holm %s",
-			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
-			 worse ? (speed ? "slower" : "worse")
-			       : (speed ? "faster" : "better"),
-			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
-			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
-	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
+			 w.x, worse ? (speed ? "slower" : "worse")
+				    : (speed ? "faster" : "better"),
+			 w.lo, w.hi, w.ph);
+	} else if (within_margin(&w, e)) {
 		snprintf(buf, len, "equivalent within ±%g%% (%s–%s): "
-			 "legacy/optimized %s", 100 * m,
-			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
-			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
+			 "legacy/optimized %s", 100 * w.m, w.mlo, w.mhi, w.f);
 	} else if (e->p < 0.05) {
-		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
-			 "but not after Holm's adjustment over the %d effects "
-			 "(%s); legacy/optimized %s", p, family, ph, f);
+		inconclusive(buf, len, &w, family, "legacy/optimized");
 	} else {
 		snprintf(buf, len, "no significant difference: "
-			 "legacy/optimized %s, Holm %s", f, ph);
+			 "legacy/optimized %s, Holm %s", w.f, w.ph);
 	}
 }
 
@@ -211,37 +246,24 @@ static void interaction_verdict(const struct bench *b,
 				const struct fac_effect *e, int family,
 				char *buf, size_t len)
 {
-	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
-	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
+	struct words w;
 
-	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
-				   e->ratio_hi, bd, 3);
-	st_fmt_p(p, sizeof(p), e->p);
-	st_fmt_p(ph, sizeof(ph), e->p_holm);
+	effect_words(b, e, &w);
 	if (e->p_holm < 0.05) {
-		bool up = e->ratio > 1, more = b->lower_is_better ? up : !up;
-		double v = up ? e->ratio : 1 / e->ratio;
-		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
-		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
+		bool more = b->lower_is_better ? w.up : !w.up;
 
 		snprintf(buf, len, "together in legacy they cost %sx %s than "
 			 "their separate costs multiplied (95%% CI %s–%s), "
-			 "Holm %s",
-			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
-			 more ? "more" : "less",
-			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
-			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
-	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
+			 "Holm %s", w.x, more ? "more" : "less", w.lo, w.hi,
+			 w.ph);
+	} else if (within_margin(&w, e)) {
 		snprintf(buf, len, "their costs multiply within ±%g%% (%s–%s): "
-			 "interaction %s", 100 * m,
-			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
-			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
+			 "interaction %s", 100 * w.m, w.mlo, w.mhi, w.f);
 	} else if (e->p < 0.05) {
-		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
-			 "but not after Holm's adjustment over the %d effects "
-			 "(%s); interaction %s", p, family, ph, f);
+		inconclusive(buf, len, &w, family, "interaction");
 	} else {
-		snprintf(buf, len, "no interaction shown: %s, Holm %s", f, ph);
+		snprintf(buf, len, "no interaction shown: %s, Holm %s", w.f,
+			 w.ph);
 	}
 }
 
