@@ -299,19 +299,24 @@ static const char *fit_error(int err)
 	}
 }
 
+/* A run's replicate (none for a warm-up) and cell, in "samples". */
+static void place_cell(const struct bench *b, const struct bench_sample *s)
+{
+	char cell[FAC_MAX_K + 1];
+
+	if (s->block >= 0)
+		out_u64("block", (uint64_t)s->block + 1);
+	else
+		out_null("block");
+	out_string("cell", cell_name(b, s->cell, cell));
+}
+
 static void emit(const struct bench *b, const struct fac_fit *f, int err)
 {
 	const struct bench_opts *o = b->o;
-	char name[256], cell[FAC_MAX_K + 1], v[512];
+	char name[256], v[512];
 
-	out_string("workload", b->workload_name);
-	out_begin_array("args");
-	for (int i = 0; i < o->nargs; i++)
-		out_string(NULL, o->args[i]);
-	out_end();
-	out_hint(OUT_LINE);
-	out_bool("command", o->command);
-	out_string("prepare", o->prepare);
+	report_emit_command(b);
 	out_begin_array("factorial");
 	for (int j = 0; j < b->paths.n; j++)
 		out_string(NULL, b->paths.name[j]);
@@ -340,32 +345,7 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 	out_hint(OUT_HIDDEN);
 
 	/* Every run, its replicate and cell: the order the result records. */
-	out_begin_array("samples");
-	out_hint(OUT_ROWS);
-	for (int i = 0; i < b->done; i++) {
-		const struct bench_sample *s = &b->s[i];
-
-		out_begin_object(NULL, OUT_PLAIN);
-		out_u64("index", (uint64_t)s->index);
-		if (s->block >= 0)
-			out_u64("block", (uint64_t)s->block + 1);
-		else
-			out_null("block");
-		out_string("cell", cell_name(b, s->cell, cell));
-		out_bool("warmup", s->warmup);
-		out_real("value", s->value, SIG);
-		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
-		out_jansson("counters", s->counters);
-		out_hint(OUT_HIDDEN);
-		out_jansson("results", s->results);
-		out_hint(OUT_HIDDEN);
-		if (s->kernel_reports) {
-			out_jansson("kernel_reports", s->kernel_reports);
-			out_hint(OUT_HIDDEN);
-		}
-		out_end();
-	}
-	out_end();
+	report_emit_samples(b, place_cell);
 
 	out_begin_object("model", OUT_PLAIN);
 	if (o->fac_order == 1)
