@@ -748,16 +748,7 @@ static int load_run(const struct bench *b, json_t *js, int i,
 	} else {
 		s->block--;
 	}
-	s->index = json_is_integer(json_object_get(js, "index")) ?
-		   (int)json_integer_value(json_object_get(js, "index")) : i + 1;
-	s->value = json_number_value(v);
-	s->counters = json_incref(json_object_get(js, "counters"));
-	if (!s->counters)
-		s->counters = json_object();
-	s->results = json_incref(json_object_get(js, "results"));
-	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
-	ctl_copy(s->invalid, sizeof(s->invalid),
-		 json_string_value(json_object_get(js, "invalid")) ?: "");
+	bench_load_run(js, i, s);
 	return 0;
 }
 
@@ -770,10 +761,11 @@ static int load(json_t *j, const char *what, struct bench *b,
 		struct bench_opts *o)
 {
 	json_t *samples = json_object_get(j, "samples");
-	json_t *fac = json_object_get(j, "factorial"), *e, *args;
+	json_t *fac = json_object_get(j, "factorial"), *e;
 	json_t *margin = json_object_get(j, "margin");
 	const char *key;
 	size_t i;
+	int err;
 
 	*b = (struct bench){ .o = o };
 	o->factorial = "";
@@ -819,31 +811,14 @@ static int load(json_t *j, const char *what, struct bench *b,
 		b->others_mode[b->others.n++] = strcmp(m, "legacy") ?
 						BENCH_OPTIMIZED : BENCH_LEGACY;
 	}
-	args = json_object_get(j, "args");
-	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
-	b->slots = (int)json_array_size(samples);
-	b->s = calloc((size_t)b->slots, sizeof(*b->s));
-	b->workload_name = strdup(o->workload);
-	b->metric = strdup(json_string_value(json_object_get(j, "metric")) ?:
-			   "value");
-	b->unit = strdup(json_string_value(json_object_get(j, "unit")) ?: "");
-	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
-		abpath_error("out of memory");
+	err = bench_load_common(j, b, o);
+	if (err == -EINVAL)
+		return bad(what, "\"args\" is not a list of strings");
+	if (err)
 		return 1;
-	}
-	json_array_foreach(args, i, e) {
-		if (!json_is_string(e))
-			return bad(what, "\"args\" is not a list of strings");
-		o->args[o->nargs++] = (char *)json_string_value(e);
-	}
-	b->lower_is_better = !json_is_false(json_object_get(j,
-							    "lower_is_better"));
-	b->provenance = json_incref(json_object_get(j, "provenance"));
 	if (json_is_integer(json_object_get(j, "seed")))
 		b->seed = (unsigned long long)json_integer_value(
 				json_object_get(j, "seed"));
-	o->command = json_is_true(json_object_get(j, "command"));
-	o->prepare = json_string_value(json_object_get(j, "prepare"));
 	b->incomplete = json_is_false(json_object_get(j, "complete"));
 	b->total = 2 * o->warmup + (o->runs << o->fac_k);
 	json_array_foreach(samples, i, e) {
