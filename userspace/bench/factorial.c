@@ -834,24 +834,12 @@ static int load(json_t *j, const char *what, struct bench *b,
 int bench_factorial_from(const struct bench_opts *o, json_t *j,
 			 const char *what)
 {
-	struct bench_opts lo = {
-		.json = o->json, .export_md = o->export_md,
-		.export_json = o->export_json, .plot = o->plot,
-	};
-	struct bench b;
-	int ret;
-
 	if (o->export_csv) {
 		abpath_error("%s is a factorial's result: --export-csv takes "
 			     "one bench's", what);
 		return 1;
 	}
-	ret = load(j, what, &b, &lo);
-	if (!ret)
-		ret = bench_factorial_report(&b);
-	bench_free(&b);
-	free(lo.args);
-	return ret;
+	return bench_from_one(o, j, what, load, bench_factorial_report);
 }
 
 /* ---- --pool: each effect pooled over hosts ------------------------------ */

@@ -61,7 +61,10 @@ static int check_schema(json_t *j, const char *what)
 	return 1;
 }
 
-static int from_bench(const struct bench_opts *o, json_t *j, const char *what)
+int bench_from_one(const struct bench_opts *o, json_t *j, const char *what,
+		   int (*load)(json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*report)(const struct bench *))
 {
 	struct bench_opts lo = {
 		.json = o->json, .plot = o->plot,
@@ -71,9 +74,9 @@ static int from_bench(const struct bench_opts *o, json_t *j, const char *what)
 	struct bench b;
 	int ret;
 
-	ret = bench_load(j, what, &b, &lo);
+	ret = load(j, what, &b, &lo);
 	if (!ret)
-		ret = bench_report(&b);
+		ret = report(&b);
 	bench_free(&b);
 	free(lo.args);
 	return ret;
@@ -360,7 +363,7 @@ int bench_from(const struct bench_opts *o)
 		    BENCH_SCHEMA_FACTORIAL))
 		ret = bench_factorial_from(o, j, what);
 	else if (json_object_get(j, "samples"))
-		ret = from_bench(o, j, what);
+		ret = bench_from_one(o, j, what, bench_load, bench_report);
 	else
 		ret = from_suite(o, j, what);
 	json_decref(j);

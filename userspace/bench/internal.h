@@ -314,6 +314,15 @@ int bench_factorial_pool(const struct bench_opts *o, struct json_t *first,
  */
 int bench_from(const struct bench_opts *o);
 /*
+ * --from of one result @j: @load (bench_load(), or a factorial's) into a
+ * bench of its own with o's output options, then @report; the exit code.
+ */
+int bench_from_one(const struct bench_opts *o, struct json_t *j,
+		   const char *what,
+		   int (*load)(struct json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*report)(const struct bench *));
+/*
  * cli.c: NULL if @o is a form the command line takes (@operands given
  * before "--", @dashdash whether there was one), else why not; the fuzz
  * harnesses drive only such forms.
