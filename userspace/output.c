@@ -809,27 +809,30 @@ json_t *out_take(void)
 
 /* ---- diagnostics ------------------------------------------------------- */
 
+/* "abpath: KIND: message" on stderr, a line. */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	/* Pending text must not interleave with the message on a tty. */
+	fflush(stdout);
+	fprintf(stderr, "abpath: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void abpath_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	/* Pending text must not interleave with the message on a tty. */
-	fflush(stdout);
-	fputs("abpath: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void abpath_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("abpath: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
