@@ -196,71 +196,47 @@ static void effect_words(const struct bench *b, const struct fac_effect *e,
 	out_fmt_sig(w->mhi, sizeof(w->mhi), w->bd[2], 4);
 }
 
-/* Whether the interval lies inside a margin given. */
-static bool within_margin(const struct words *w, const struct fac_effect *e)
-{
-	return w->m > 0 && e->ratio_lo > w->bd[1] && e->ratio_hi < w->bd[2];
-}
-
-/* Unadjusted p below 0.05, Holm's not: @what names the ratio. */
-static void inconclusive(char *buf, size_t len, const struct words *w,
-			 int family, const char *what)
-{
-	snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) but "
-		 "not after Holm's adjustment over the %d effects (%s); %s %s",
-		 w->p, family, w->ph, what, w->f);
-}
-
 /*
- * A main effect's verdict in the single bench's words: a difference
- * only when Holm's adjusted p is below 0.05 (the interval then excludes
- * 1), "equivalent" when the 95% interval lies inside the margin.
+ * An effect's verdict.  A main effect's, in the single bench's words: a
+ * difference only when Holm's adjusted p is below 0.05 (the interval
+ * then excludes 1), "equivalent" when the 95% interval lies inside the
+ * margin.  An interaction's, the same tests in its own words: together
+ * against the product of the paths' costs.
  */
-static void main_verdict(const struct bench *b, const struct fac_effect *e,
-			 int family, char *buf, size_t len)
+static void effect_verdict(const struct bench *b, const struct fac_effect *e,
+			   int family, char *buf, size_t len)
 {
-	bool speed = report_speed_words(b->unit, b->lower_is_better);
+	bool main_effect = fac_order(e->mask) == 1;
+	const char *what = main_effect ? "legacy/optimized" : "interaction";
 	struct words w;
 
 	effect_words(b, e, &w);
 	if (e->p_holm < 0.05) {
-		bool worse = b->lower_is_better ? w.up : !w.up;
-
-		snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), Holm %s",
-			 w.x, worse ? (speed ? "slower" : "worse")
-				    : (speed ? "faster" : "better"),
-			 w.lo, w.hi, w.ph);
-	} else if (within_margin(&w, e)) {
-		snprintf(buf, len, "equivalent within ±%g%% (%s–%s): "
-			 "legacy/optimized %s", 100 * w.m, w.mlo, w.mhi, w.f);
-	} else if (e->p < 0.05) {
-		inconclusive(buf, len, &w, family, "legacy/optimized");
-	} else {
-		snprintf(buf, len, "no significant difference: "
-			 "legacy/optimized %s, Holm %s", w.f, w.ph);
-	}
-}
-
-/* An interaction's: together against the product of the paths' costs. */
-static void interaction_verdict(const struct bench *b,
-				const struct fac_effect *e, int family,
-				char *buf, size_t len)
-{
-	struct words w;
-
-	effect_words(b, e, &w);
-	if (e->p_holm < 0.05) {
+		bool speed = report_speed_words(b->unit, b->lower_is_better);
 		bool more = b->lower_is_better ? w.up : !w.up;
 
-		snprintf(buf, len, "together in legacy they cost %sx %s than "
-			 "their separate costs multiplied (95%% CI %s–%s), "
-			 "Holm %s", w.x, more ? "more" : "less", w.lo, w.hi,
-			 w.ph);
-	} else if (within_margin(&w, e)) {
-		snprintf(buf, len, "their costs multiply within ±%g%% (%s–%s): "
-			 "interaction %s", 100 * w.m, w.mlo, w.mhi, w.f);
+		if (main_effect)
+			snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), "
+				 "Holm %s", w.x,
+				 more ? (speed ? "slower" : "worse")
+				      : (speed ? "faster" : "better"),
+				 w.lo, w.hi, w.ph);
+		else
+			snprintf(buf, len, "together in legacy they cost %sx "
+				 "%s than their separate costs multiplied "
+				 "(95%% CI %s–%s), Holm %s", w.x,
+				 more ? "more" : "less", w.lo, w.hi, w.ph);
+	} else if (w.m > 0 && e->ratio_lo > w.bd[1] && e->ratio_hi < w.bd[2]) {
+		snprintf(buf, len, "%s within ±%g%% (%s–%s): %s %s",
+			 main_effect ? "equivalent" : "their costs multiply",
+			 100 * w.m, w.mlo, w.mhi, what, w.f);
 	} else if (e->p < 0.05) {
-		inconclusive(buf, len, &w, family, "interaction");
+		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
+			 "but not after Holm's adjustment over the %d effects "
+			 "(%s); %s %s", w.p, family, w.ph, what, w.f);
+	} else if (main_effect) {
+		snprintf(buf, len, "no significant difference: "
+			 "legacy/optimized %s, Holm %s", w.f, w.ph);
 	} else {
 		snprintf(buf, len, "no interaction shown: %s, Holm %s", w.f,
 			 w.ph);
@@ -404,10 +380,7 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 
 		if (fac_order(x->mask) > 2)
 			continue;
-		if (fac_order(x->mask) == 1)
-			main_verdict(b, x, f->neffects, v, sizeof(v));
-		else
-			interaction_verdict(b, x, f->neffects, v, sizeof(v));
+		effect_verdict(b, x, f->neffects, v, sizeof(v));
 		out_string(effect_name(b, x->mask, name, sizeof(name)), v);
 	}
 	out_end();
@@ -479,10 +452,7 @@ static int write_markdown(FILE *fp, const void *ctx)
 
 		if (fac_order(x->mask) > 2)
 			continue;
-		if (fac_order(x->mask) == 1)
-			main_verdict(b, x, m->f->neffects, v, sizeof(v));
-		else
-			interaction_verdict(b, x, m->f->neffects, v, sizeof(v));
+		effect_verdict(b, x, m->f->neffects, v, sizeof(v));
 		fputs("- ", fp);
 		md_cell(fp, effect_name(b, x->mask, name, sizeof(name)));
 		fputs(": ", fp);
