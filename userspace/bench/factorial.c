@@ -293,20 +293,14 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 	char name[256], v[512];
 
 	report_emit_command(b);
-	out_begin_array("factorial");
-	for (int j = 0; j < b->paths.n; j++)
-		out_string(NULL, b->paths.name[j]);
-	out_end();
-	out_hint(OUT_LINE);
+	report_emit_paths(b, "factorial");
 	/* The module's other paths, each in the mode it was held in. */
 	out_begin_object("held", OUT_PLAIN);
 	for (int j = 0; j < b->others.n; j++)
 		out_string(b->others.name[j],
 			   bench_mode_name[b->others_mode[j]]);
 	out_end();
-	out_string("metric", b->metric);
-	out_string("unit", b->unit);
-	out_bool("lower_is_better", b->lower_is_better);
+	report_emit_metric(b);
 	out_u64("cells", 1u << o->fac_k);
 	out_u64("replicates", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
@@ -963,14 +957,8 @@ static void pool_emit(const struct fhost *H, int k,
 	char name[256], v[512];
 
 	out_string("workload", b->workload_name);
-	out_begin_array("factorial");
-	for (int j = 0; j < b->paths.n; j++)
-		out_string(NULL, b->paths.name[j]);
-	out_end();
-	out_hint(OUT_LINE);
-	out_string("metric", b->metric);
-	out_string("unit", b->unit);
-	out_bool("lower_is_better", b->lower_is_better);
+	report_emit_paths(b, "factorial");
+	report_emit_metric(b);
 	out_u64("order", (uint64_t)H[0].o.fac_order);
 	out_string("method", "per effect: random effects over hosts, "
 		   "DerSimonian-Laird tau^2, HKSJ t(k-1) interval with the "

@@ -422,6 +422,22 @@ void report_emit_command(const struct bench *b)
 	out_string("prepare", o->prepare);
 }
 
+void report_emit_paths(const struct bench *b, const char *key)
+{
+	out_begin_array(key);
+	for (int i = 0; i < b->paths.n; i++)
+		out_string(NULL, b->paths.name[i]);
+	out_end();
+	out_hint(OUT_LINE);
+}
+
+void report_emit_metric(const struct bench *b)
+{
+	out_string("metric", b->metric);
+	out_string("unit", b->unit);
+	out_bool("lower_is_better", b->lower_is_better);
+}
+
 void report_emit_samples(const struct bench *b,
 			 void (*place)(const struct bench *b,
 				       const struct bench_sample *s))
@@ -469,14 +485,8 @@ void report_emit(const struct bench *b, const struct report *r)
 
 	report_emit_command(b);
 	out_string("path", o->path);
-	out_begin_array("paths");
-	for (int i = 0; i < b->paths.n; i++)
-		out_string(NULL, b->paths.name[i]);
-	out_end();
-	out_hint(OUT_LINE);
-	out_string("metric", b->metric);
-	out_string("unit", b->unit);
-	out_bool("lower_is_better", b->lower_is_better);
+	report_emit_paths(b, "paths");
+	report_emit_metric(b);
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
 	out_bool("complete", !b->incomplete);
