@@ -274,6 +274,12 @@ void out_real(const char *key, double val, int sig)
 		    sizeof(out_hints[0].exact), val, sig);
 }
 
+void out_real_hidden(const char *key, double val, int sig)
+{
+	out_real(key, val, sig);
+	out_hint(OUT_HIDDEN);
+}
+
 void out_range(const char *key, double lo, double hi, int sig)
 {
 	out_begin_array(key);

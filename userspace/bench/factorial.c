@@ -355,12 +355,9 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 		out_range("ci95", x->ratio_lo, x->ratio_hi, SIG);
 		out_real("p", x->p, 3);
 		out_real("p_holm", x->p_holm, 3);
-		out_real("coef", x->coef, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("se", x->se, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("t", x->t, SIG);
-		out_hint(OUT_HIDDEN);
+		out_real_hidden("coef", x->coef, SIG);
+		out_real_hidden("se", x->se, SIG);
+		out_real_hidden("t", x->t, SIG);
 		out_range("coef_ci95", x->lo, x->hi, SIG);
 		out_hint(OUT_HIDDEN);
 		out_end();
