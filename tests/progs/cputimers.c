@@ -469,16 +469,13 @@ static int cmd_rlimit(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		usage();
+	static const struct prog_cmd cmds[] = {
+		{ "itimer", cmd_itimer },
+		{ "oneshot", cmd_oneshot },
+		{ "rlimit", cmd_rlimit },
+	};
+
 	if (sysconf(_SC_CLK_TCK) > 0)
 		clk_tck = sysconf(_SC_CLK_TCK);
-	if (!strcmp(argv[1], "itimer"))
-		return cmd_itimer(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "oneshot"))
-		return cmd_oneshot(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "rlimit"))
-		return cmd_rlimit(argc - 1, argv + 1);
-	usage();
-	return 2;
+	return run_cmd(argc, argv, cmds, 3);
 }

@@ -391,14 +391,11 @@ static int cmd_rusage(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		usage();
-	if (!strcmp(argv[1], "monotonic"))
-		return cmd_monotonic(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "proc"))
-		return cmd_proc(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "rusage"))
-		return cmd_rusage(argc - 1, argv + 1);
-	usage();
-	return 2;
+	static const struct prog_cmd cmds[] = {
+		{ "monotonic", cmd_monotonic },
+		{ "proc", cmd_proc },
+		{ "rusage", cmd_rusage },
+	};
+
+	return run_cmd(argc, argv, cmds, 3);
 }

@@ -84,6 +84,22 @@ static inline void num_opts(int argc, char **argv, const struct num_opt *o,
 		usage();
 }
 
+/* A program's commands: argv[1] names one, which runs on argv from there. */
+struct prog_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static inline int run_cmd(int argc, char **argv, const struct prog_cmd *c,
+			  int n)
+{
+	for (int k = 0; argc >= 2 && k < n; k++)
+		if (!strcmp(argv[1], c[k].name))
+			return c[k].run(argc - 1, argv + 1);
+	usage();
+	return 2;
+}
+
 static inline int64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;
