@@ -164,10 +164,10 @@ static const char *cell_name(const struct bench *b, unsigned cell, char *buf)
 }
 
 /*
- * What both verdicts say of an effect: its ratio and interval, its p and
- * Holm's, the margin's bounds, and the ratio and interval folded above 1
- * (as they are when up, else inverted), each with the digits that tell
- * it from 1 and the margin's bounds.
+ * The numbers an effect's verdict quotes: its ratio and interval, its p
+ * and Holm's, the margin's bounds, and the ratio and interval folded
+ * above 1 (as they are when up, else inverted), each with the digits
+ * that tell it from 1 and the margin's bounds.
  */
 struct words {
 	double m, bd[3];
