@@ -9,6 +9,7 @@
 #define ABPATH_BENCH_RESULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../control.h"
 #include "../kmsg.h"
@@ -115,5 +116,18 @@ int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
 /* Release what bench_load() or a bench's runs (run.c) allocated. */
 void bench_free(struct bench *b);
+/*
+ * The JSON object in @file ("-": standard input), a bench's or a suite's
+ * result of a schema this abpath reads, or NULL after the error; @what
+ * is set to what the messages call it.
+ */
+struct json_t *bench_from_file(const char *file, const char **what);
+/*
+ * --from LABEL=FILE: true with @label set and *@file FILE, unless a file
+ * is called that (a name with a '=') or LABEL has a '/' (a directory
+ * with a '='); else false, *@file @arg and @label "".
+ */
+bool bench_from_label(const char *arg, const char **file, char *label,
+		      size_t len);
 
 #endif
