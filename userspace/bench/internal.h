@@ -7,7 +7,8 @@
  * computes the statistics (maths/statistics.c) and emits the result as one
  * tree for text and JSON, plot.c draws it and export.c writes it out
  * (report.h); from.c reads a saved result back through result.c
- * (result.h: the result in memory, which no reader takes from run.c);
+ * (result.h: a saved file read and checked, and the result in memory,
+ * which no reader takes from run.c, and factorial.c not from from.c);
  * suite.c runs the experiments of experiments.c, and tables.c prints
  * them.  With --runs auto, adaptive.c applies the stopping rule of
  * maths/sequential.c to the runs, for run.c (whether to stop) and report.c
@@ -314,34 +315,12 @@ int bench_factorial_pool(const struct bench_opts *o, struct json_t *first,
  */
 int bench_from(const struct bench_opts *o);
 /*
- * --from of one result @j: @load (bench_load(), or a factorial's) into a
- * bench of its own with o's output options, then @report; the exit code.
- */
-int bench_from_one(const struct bench_opts *o, struct json_t *j,
-		   const char *what,
-		   int (*load)(struct json_t *, const char *, struct bench *,
-			       struct bench_opts *),
-		   int (*report)(const struct bench *));
-/*
  * cli.c: NULL if @o is a form the command line takes (@operands given
  * before "--", @dashdash whether there was one), else why not; the fuzz
  * harnesses drive only such forms.
  */
 const char *bench_check_forms(const struct bench_opts *o, int operands,
 			      bool dashdash);
-/*
- * The JSON object in @file ("-": standard input), a bench's or a suite's
- * result of a schema this abpath reads, or NULL after the error; @what
- * is set to what the messages call it.
- */
-struct json_t *bench_from_file(const char *file, const char **what);
-/*
- * --from LABEL=FILE: true with @label set and *@file FILE, unless a file
- * is called that (a name with a '=') or LABEL has a '/' (a directory
- * with a '='); else false, *@file @arg and @label "".
- */
-bool bench_from_label(const char *arg, const char **file, char *label,
-		      size_t len);
 /*
  * pooled.c: abpath bench --pool --from FILE --from FILE ...: one bench's
  * results from several hosts, pooled (pool.h).

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A bench's result (result.h): read back into a struct bench, its runs
- * as the bench made them, and with --runs auto its stopping rule; and
+ * A bench's result (result.h): a saved file read and its schema checked
+ * (bench_from_file(), for every reader: --from, --pool, a factorial's),
+ * read back into a struct bench, its runs as the bench made them, and
+ * with --runs auto its stopping rule, and reported again
+ * (bench_from_one(), with the bench's or a factorial's loader); and
  * freed.  from.c (--from), pooled.c (--pool) and tables.c (a suite's
  * rule verdicts) read results through here, never through the runner;
  * only the runs and the rule are taken, every statistic is computed
  * again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "../output.h"
@@ -143,6 +150,27 @@ int bench_load_common(json_t *j, struct bench *b, struct bench_opts *o)
 	return 0;
 }
 
+int bench_from_one(const struct bench_opts *o, json_t *j, const char *what,
+		   int (*loader)(json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*reporter)(const struct bench *))
+{
+	struct bench_opts lo = {
+		.json = o->json, .plot = o->plot,
+		.export_md = o->export_md, .export_csv = o->export_csv,
+		.export_json = o->export_json,
+	};
+	struct bench b;
+	int ret;
+
+	ret = loader(j, what, &b, &lo);
+	if (!ret)
+		ret = reporter(&b);
+	bench_free(&b);
+	free(lo.args);
+	return ret;
+}
+
 int bench_load(json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o)
 {
@@ -213,4 +241,189 @@ void bench_free(struct bench *b)
 	free(b->unit);
 	json_decref(b->provenance);
 	*b = (struct bench){ 0 };
+}
+
+/*
+ * 0 if j is of a schema this abpath reads, else 1 after the error.  A
+ * file without "schema" is version 1: its runs are the same, only its
+ * summary (recomputed here anyway) and its provenance are missing.
+ */
+static int check_schema(json_t *j, const char *what)
+{
+	const char *schema = json_string_value(json_object_get(j, "schema"));
+
+	if (!json_object_get(j, "schema") ||
+	    (schema && (!strcmp(schema, BENCH_SCHEMA) ||
+			!strcmp(schema, BENCH_SCHEMA_ADAPTIVE) ||
+			!strcmp(schema, BENCH_SCHEMA_FACTORIAL) ||
+			!strcmp(schema, "abpath-bench/2") ||
+			!strcmp(schema, "abpath-bench/1"))))
+		return 0;
+	abpath_error("%s: schema %s is not one this abpath (%s) reads: "
+		     "abpath-bench/1, abpath-bench/2, %s, %s or %s", what,
+		     schema ? schema : "(not a string)", ABPATH_VERSION,
+		     BENCH_SCHEMA, BENCH_SCHEMA_ADAPTIVE,
+		     BENCH_SCHEMA_FACTORIAL);
+	return 1;
+}
+
+/*
+ * Past this a file is no result abpath wrote (a whole suite's history is
+ * a few MB): stop reading /dev/zero or a disk image, not run out of memory.
+ */
+#define FROM_MAX_BYTES	(256u << 20)
+
+/*
+ * The whole of fd into *buf (NUL-terminated for the messages, not for
+ * jansson, which is given the length), *len bytes: 0, -EFBIG past
+ * FROM_MAX_BYTES, -EILSEQ at a NUL byte (binary: no JSON text has one,
+ * and reading on would only take longer to say so), or -errno.
+ */
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *p = NULL, *q;
+	ssize_t r;
+
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			q = realloc(p, cap + 1);
+			if (!q) {
+				free(p);
+				return -ENOMEM;
+			}
+			p = q;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			free(p);
+			return (int)r;
+		}
+		if (!r)
+			break;
+		if (memchr(p + n, '\0', (size_t)r)) {
+			free(p);
+			return -EILSEQ;
+		}
+		n += (size_t)r;
+		if (n > FROM_MAX_BYTES) {
+			free(p);
+			return -EFBIG;
+		}
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The file's JSON, or NULL after an error that names it and says what it
+ * is instead: missing or unreadable, a directory, empty, binary, cut
+ * short (a copy that stopped, or an older abpath's write that a signal
+ * tore), or text that is not JSON.
+ */
+static json_t *load_json(const char *file, const char *what)
+{
+	bool in = !strcmp(file, "-");
+	int fd = in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	json_error_t err;
+	struct stat st;
+	size_t len = 0;
+	char *buf = NULL;
+	json_t *j;
+	int e;
+
+	if (fd < 0) {
+		abpath_error("cannot read %s: %s", what, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		if (!in)
+			close(fd);
+		abpath_error("%s is a directory, not a result file (abpath "
+			     "bench -j, or a suite's history.json)", what);
+		return NULL;
+	}
+	e = read_all(fd, &buf, &len);
+	if (!in)
+		close(fd);
+	if (e == -EILSEQ || e == -EFBIG) {
+		abpath_error("%s: not an abpath result: %s", what,
+			     e == -EILSEQ ? "a binary file, not JSON text" :
+			     "larger than any result (256 MiB)");
+		return NULL;
+	}
+	if (e) {
+		abpath_error("cannot read %s: %s", what, strerror(-e));
+		return NULL;
+	}
+	if (strspn(buf, " \t\r\n") == len) {
+		free(buf);
+		abpath_error("%s: an empty file, not an abpath result", what);
+		return NULL;
+	}
+	j = json_loadb(buf, len, 0, &err);
+	free(buf);
+	if (j)
+		return j;
+	switch (json_error_code(&err)) {
+	case json_error_premature_end_of_input:
+		abpath_error("%s: truncated: its JSON stops unfinished at "
+			     "byte %zu (line %d)", what, len, err.line);
+		break;
+	case json_error_invalid_utf8:
+		abpath_error("%s: not an abpath result: a binary file, not "
+			     "JSON text (line %d: %s)", what, err.line,
+			     err.text);
+		break;
+	default:
+		abpath_error("%s: not an abpath result: not JSON, line %d: "
+			     "%s", what, err.line, err.text);
+		break;
+	}
+	return NULL;
+}
+
+json_t *bench_from_file(const char *file, const char **what)
+{
+	json_t *j;
+
+	*what = strcmp(file, "-") ? file : "standard input";
+	j = load_json(file, *what);
+	if (!j)
+		return NULL;
+	if (!json_is_object(j)) {
+		bad(*what, "not a JSON object");
+	} else if (!json_object_get(j, "samples") &&
+		   !json_object_get(j, "experiments") &&
+		   !json_object_get(j, "points")) {
+		bad(*what, "neither \"samples\" (abpath bench -j) nor "
+		    "\"experiments\" or \"points\" (abpath bench --suite)");
+	} else if (!check_schema(j, *what)) {
+		return j;
+	}
+	json_decref(j);
+	return NULL;
+}
+
+bool bench_from_label(const char *arg, const char **file, char *label,
+		      size_t len)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)) &&
+	    access(arg, F_OK)) {
+		snprintf(label, len, "%.*s", (int)(eq - arg), arg);
+		*file = eq + 1;
+		return true;
+	}
+	*file = arg;
+	if (len)
+		label[0] = '\0';
+	return false;
 }

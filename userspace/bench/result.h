@@ -9,6 +9,7 @@
 #define ABPATH_BENCH_RESULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../control.h"
 #include "../kmsg.h"
@@ -128,7 +129,30 @@ int bench_load_common(struct json_t *j, struct bench *b,
  * @i + 1), value, counters, results, kernel_reports, invalid.
  */
 void bench_load_run(struct json_t *js, int i, struct bench_sample *s);
+/*
+ * --from of one result @j: @loader (bench_load(), or a factorial's) into
+ * a bench of its own with o's output options, then @reporter; the exit
+ * code.
+ */
+int bench_from_one(const struct bench_opts *o, struct json_t *j,
+		   const char *what,
+		   int (*loader)(struct json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*reporter)(const struct bench *));
 /* Release what bench_load() or a bench's runs (run.c) allocated. */
 void bench_free(struct bench *b);
+/*
+ * The JSON object in @file ("-": standard input), a bench's or a suite's
+ * result of a schema this abpath reads, or NULL after the error; @what
+ * is set to what the messages call it.
+ */
+struct json_t *bench_from_file(const char *file, const char **what);
+/*
+ * --from LABEL=FILE: true with @label set and *@file FILE, unless a file
+ * is called that (a name with a '=') or LABEL has a '/' (a directory
+ * with a '='); else false, *@file @arg and @label "".
+ */
+bool bench_from_label(const char *arg, const char **file, char *label,
+		      size_t len);
 
 #endif
