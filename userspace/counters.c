@@ -115,19 +115,23 @@ static bool seen_before(const struct counter_set *s, size_t i, bool by_mode)
 	return false;
 }
 
-static const struct counter_entry *find_prev(const struct counter_set *prev,
-					  const struct counter_entry *e, size_t hint)
+static bool same_counter(const struct counter_entry *a,
+			 const struct counter_entry *b)
+{
+	return !strcmp(a->counter, b->counter) && !strcmp(a->mode, b->mode) &&
+	       !strcmp(a->path, b->path);
+}
+
+const struct counter_entry *counters_find(const struct counter_set *s,
+					  const struct counter_entry *e,
+					  size_t hint)
 {
 	/* The module prints in a fixed order, so the hint nearly always hits. */
-	if (hint < prev->n && !strcmp(prev->e[hint].counter, e->counter) &&
-	    !strcmp(prev->e[hint].mode, e->mode) &&
-	    !strcmp(prev->e[hint].path, e->path))
-		return &prev->e[hint];
-	for (size_t j = 0; j < prev->n; j++)
-		if (!strcmp(prev->e[j].counter, e->counter) &&
-		    !strcmp(prev->e[j].mode, e->mode) &&
-		    !strcmp(prev->e[j].path, e->path))
-			return &prev->e[j];
+	if (hint < s->n && same_counter(&s->e[hint], e))
+		return &s->e[hint];
+	for (size_t j = 0; j < s->n; j++)
+		if (same_counter(&s->e[j], e))
+			return &s->e[j];
 	return NULL;
 }
 
@@ -150,7 +154,7 @@ static void emit_counters(const struct counter_set *s, const char *path,
 			out_u64(e->counter, e->value);
 			continue;
 		}
-		p = find_prev(prev, e, i);
+		p = counters_find(prev, e, i);
 		if (p && e->value >= p->value && dt > 0)
 			out_double(e->counter, (double)(e->value - p->value) / dt);
 		else

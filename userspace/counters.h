@@ -27,6 +27,14 @@ struct counter_set {
  */
 int counters_read(struct counter_set *s);
 void counters_free(struct counter_set *s);
+/*
+ * The entry of @s with e's path, mode and counter, or NULL; @hint, where
+ * it is likely to stand (the same index in an earlier reading), is
+ * tried first.
+ */
+const struct counter_entry *counters_find(const struct counter_set *s,
+					  const struct counter_entry *e,
+					  size_t hint);
 
 /*
  * Print one sample, or loop until SIGINT/SIGTERM every interval seconds

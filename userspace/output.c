@@ -274,6 +274,12 @@ void out_real(const char *key, double val, int sig)
 		    sizeof(out_hints[0].exact), val, sig);
 }
 
+void out_real_hidden(const char *key, double val, int sig)
+{
+	out_real(key, val, sig);
+	out_hint(OUT_HIDDEN);
+}
+
 void out_range(const char *key, double lo, double hi, int sig)
 {
 	out_begin_array(key);
@@ -809,27 +815,30 @@ json_t *out_take(void)
 
 /* ---- diagnostics ------------------------------------------------------- */
 
+/* "abpath: KIND: message" on stderr, a line. */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	/* Pending text must not interleave with the message on a tty. */
+	fflush(stdout);
+	fprintf(stderr, "abpath: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void abpath_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	/* Pending text must not interleave with the message on a tty. */
-	fflush(stdout);
-	fputs("abpath: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void abpath_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("abpath: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

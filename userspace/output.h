@@ -76,6 +76,8 @@ void out_null(const char *key);
  * digits (never an exponent).  Non-finite values are null.
  */
 void out_real(const char *key, double val, int sig);
+/* An out_real() that only JSON shows (OUT_HIDDEN): a number for a program. */
+void out_real_hidden(const char *key, double val, int sig);
 /* An interval [lo, hi] of out_real()s, drawn in text as "lo–hi". */
 void out_range(const char *key, double lo, double hi, int sig);
 /* A copy of a jansson value (e.g. a workload's "results"), any depth. */

@@ -27,6 +27,14 @@ judge() {
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
+# judge_with FILE LINE...: judge FILE with LINEs (options) appended.
+judge_with() {
+	local cfg=$BATS_TEST_TMPDIR/config f=$1
+	shift
+	{ cat "$f"; printf '%s\n' "$@"; } >"$cfg"
+	judge "$cfg"
+}
+
 # verdict EXIT RESULT BACKEND: what the last judge said.
 verdict() {
 	[ "$status" -eq "$1" ] || fail "exit $status, expected $1: $json"
@@ -179,8 +187,7 @@ arm64_config() {
 
 @test "the patched backend's option, and a refusal, added to Ubuntu's config" {
 	local cfg=$BATS_TEST_TMPDIR/config
-	{ cat "$CONFIGS/ubuntu-24.04.1-6.8.0-52-generic.config"; echo CONFIG_ABPATH_HOOKS=y; } >"$cfg"
-	judge "$cfg"
+	judge_with "$CONFIGS/ubuntu-24.04.1-6.8.0-52-generic.config" CONFIG_ABPATH_HOOKS=y
 	verdict 0 yes patched
 	run -0 jq -e '([.paths[].patched] | unique) == ["yes"]' <<<"$json"
 	sed 's/^# CONFIG_MODULE_SIG_FORCE is not set$/CONFIG_MODULE_SIG_FORCE=y/' \
@@ -192,10 +199,8 @@ arm64_config() {
 }
 
 @test "PREEMPT_RT leaves timer_fastpath off the stock backend, and only it" {
-	local cfg=$BATS_TEST_TMPDIR/config
 	# 6.1 has no PREEMPT_RT for x86 in its Kconfig: Debian's -rt adds it.
-	{ cat "$CONFIGS/debian-12-6.1.0-18-cloud-amd64.config"; echo CONFIG_PREEMPT_RT=y; } >"$cfg"
-	judge "$cfg"
+	judge_with "$CONFIGS/debian-12-6.1.0-18-cloud-amd64.config" CONFIG_PREEMPT_RT=y
 	verdict 0 yes stock
 	run -0 jq -r '.paths | to_entries[] | "\(.key) \(.value.stock) \(.value.stock_reason)"' <<<"$json"
 	assert_line --regexp '^timer_fastpath no CONFIG_PREEMPT_RT is set: '

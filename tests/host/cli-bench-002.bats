@@ -11,21 +11,6 @@ setup() {
 	cp "$BATS_TEST_DIRNAME/cli-bench-workload.sh" "$ABPATH_WORKLOAD_DIR/custom"
 }
 
-# The active mode of a path, from the module's or the fake's format.
-mode_of() {
-	local m
-	m=$(<"$ABPATH_SYSFS/$1/mode")
-	case $m in
-	*'[legacy]'*) echo legacy ;;
-	*'[optimized]'*) echo optimized ;;
-	*) echo "$m" ;;
-	esac
-}
-
-jq_ok() { # FILTER: true on $output
-	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
-}
-
 @test "bench -j: both modes, counters, results and statistics" {
 	run -0 --separate-stderr "$ABPATH" bench -j forkexit
 	jq_ok '.workload == "forkexit" and .path == "exit_reparent" and

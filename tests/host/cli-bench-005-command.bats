@@ -11,20 +11,6 @@ setup() {
 	bench_setup
 }
 
-jq_ok() { # FILTER: true on $output
-	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
-}
-
-mode_of() {
-	local m
-	m=$(<"$ABPATH_SYSFS/$1/mode")
-	case $m in
-	*'[legacy]'*) echo legacy ;;
-	*'[optimized]'*) echo optimized ;;
-	*) echo "$m" ;;
-	esac
-}
-
 # A command that sleeps 0.2 s in legacy mode and 0.05 s in optimized,
 # reading the fake mode file as the fake workload does.
 SLOWER='case $(cat "$ABPATH_SYSFS/exit_reparent/mode") in *legacy*) sleep 0.2 ;; *) sleep 0.05 ;; esac'

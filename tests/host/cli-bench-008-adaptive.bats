@@ -15,17 +15,6 @@ setup() {
 	STATE=$FAKE/sys/kernel/debug
 }
 
-# The active mode of a path, from the fake's format.
-mode_of() {
-	local m
-	m=$(<"$ABPATH_SYSFS/$1/mode")
-	case $m in
-	*'[legacy]'*) echo legacy ;;
-	*'[optimized]'*) echo optimized ;;
-	*) echo "$m" ;;
-	esac
-}
-
 @test "make -C userspace test-sequential: the rule's unit tests pass" {
 	run -0 make -s -C "$TOP/userspace" test-sequential
 	assert_line --regexp '^1\.\.[0-9]+$'

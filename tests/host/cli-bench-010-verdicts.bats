@@ -43,6 +43,22 @@ close() {
 	EOF
 }
 
+# close_jq GOT WANT [WHAT GOT_FILTER WANT_FILTER]...: close() on the numbers
+# each pair of jq filters takes from the JSON documents GOT and WANT; a
+# WANT_FILTER of "=" is GOT_FILTER again.
+close_jq() {
+	local got=$1 want=$2 args=() w
+	shift 2
+	while (($# >= 3)); do
+		w=$3
+		[[ $w == = ]] && w=$2
+		args+=("$1" "$(jq "$2" <<<"$got")" "$(jq "$w" <<<"$want")")
+		shift 3
+	done
+	(($# == 0)) || { fail "close_jq: $# arguments past the last triple: $*"; return; }
+	close "${args[@]}"
+}
+
 SWAP='.samples |= map(.mode |= if . == "legacy" then "optimized" else "legacy" end)'
 
 @test "property: swapping legacy and optimized inverts a bench's ratio and its interval" {
@@ -50,11 +66,10 @@ SWAP='.samples |= map(.mode |= if . == "legacy" then "optimized" else "legacy" e
 	jq "$SWAP" "$f" >"$BATS_TEST_TMPDIR/swapped.json"
 	a=$("$ABPATH" -j bench --from "$f" 2>/dev/null)
 	b=$("$ABPATH" -j bench --from "$BATS_TEST_TMPDIR/swapped.json" 2>/dev/null)
-	run -0 close \
-		ratio "$(jq .summary.ratio.value <<<"$b")" "$(jq '1 / .summary.ratio.value' <<<"$a")" \
-		ci_lo "$(jq .summary.ratio.ci95[0] <<<"$b")" "$(jq '1 / .summary.ratio.ci95[1]' <<<"$a")" \
-		ci_hi "$(jq .summary.ratio.ci95[1] <<<"$b")" "$(jq '1 / .summary.ratio.ci95[0]' <<<"$a")" \
-		mann_whitney_p "$(jq .summary.mann_whitney.p <<<"$b")" "$(jq .summary.mann_whitney.p <<<"$a")"
+	run -0 close_jq "$b" "$a" ratio .summary.ratio.value '1 / .summary.ratio.value' \
+		ci_lo '.summary.ratio.ci95[0]' '1 / .summary.ratio.ci95[1]' \
+		ci_hi '.summary.ratio.ci95[1]' '1 / .summary.ratio.ci95[0]' \
+		mann_whitney_p .summary.mann_whitney.p =
 	# The verdict says the same factor, the other way.
 	assert_equal "$(jq -r .summary.verdict <<<"$a" | sed 's/slower/SIDE/')" \
 		"$(jq -r .summary.verdict <<<"$b" | sed 's/faster/SIDE/')"
@@ -66,13 +81,12 @@ SWAP='.samples |= map(.mode |= if . == "legacy" then "optimized" else "legacy" e
 	local a b
 	a=$("$ABPATH" -j bench --pool "${FROM[@]}" 2>/dev/null)
 	b=$("$ABPATH" -j bench --pool "${SWAPPED[@]}" 2>/dev/null)
-	run -0 close \
-		ratio "$(jq .pooled.ratio <<<"$b")" "$(jq '1 / .pooled.ratio' <<<"$a")" \
-		ci_lo "$(jq .pooled.ci95[0] <<<"$b")" "$(jq '1 / .pooled.ci95[1]' <<<"$a")" \
-		ci_hi "$(jq .pooled.ci95[1] <<<"$b")" "$(jq '1 / .pooled.ci95[0]' <<<"$a")" \
-		pi_lo "$(jq .pooled.prediction_pi95[0] <<<"$b")" "$(jq '1 / .pooled.prediction_pi95[1]' <<<"$a")" \
-		tau2 "$(jq .pooled.tau2 <<<"$b")" "$(jq .pooled.tau2 <<<"$a")" \
-		without_host05 "$(jq .pooled.without[0].ratio <<<"$b")" "$(jq '1 / .pooled.without[0].ratio' <<<"$a")"
+	run -0 close_jq "$b" "$a" ratio .pooled.ratio '1 / .pooled.ratio' \
+		ci_lo '.pooled.ci95[0]' '1 / .pooled.ci95[1]' \
+		ci_hi '.pooled.ci95[1]' '1 / .pooled.ci95[0]' \
+		pi_lo '.pooled.prediction_pi95[0]' '1 / .pooled.prediction_pi95[1]' \
+		tau2 .pooled.tau2 = \
+		without_host05 '.pooled.without[0].ratio' '1 / .pooled.without[0].ratio'
 	assert_equal "$(jq -c '.pooled.hosts_differ | [.legacy_better, .legacy_worse, .neither]' <<<"$b")" \
 		"$(jq -c '.pooled.hosts_differ | [.legacy_worse, .legacy_better, .neither]' <<<"$a")"
 	assert_equal "$(jq -c .pooled.outliers <<<"$b")" "$(jq -c .pooled.outliers <<<"$a")"
@@ -84,18 +98,18 @@ SWAP='.samples |= map(.mode |= if . == "legacy" then "optimized" else "legacy" e
 	for s in 1000 0.001 3; do
 		jq --argjson s "$s" '.samples[].value *= $s' "$f" >"$BATS_TEST_TMPDIR/scaled.json"
 		b=$("$ABPATH" -j bench --from "$BATS_TEST_TMPDIR/scaled.json" 2>/dev/null)
-		run -0 close "ratio x$s" "$(jq .summary.ratio.value <<<"$b")" "$(jq .summary.ratio.value <<<"$a")" \
-			"ci_lo x$s" "$(jq .summary.ratio.ci95[0] <<<"$b")" "$(jq .summary.ratio.ci95[0] <<<"$a")" \
-			"ci_hi x$s" "$(jq .summary.ratio.ci95[1] <<<"$b")" "$(jq .summary.ratio.ci95[1] <<<"$a")"
+		run -0 close_jq "$b" "$a" "ratio x$s" .summary.ratio.value = \
+			"ci_lo x$s" '.summary.ratio.ci95[0]' = \
+			"ci_hi x$s" '.summary.ratio.ci95[1]' =
 		assert_equal "$(jq -r .summary.verdict <<<"$b")" "$(jq -r .summary.verdict <<<"$a")"
 	done
 	fleet k10
 	a=$("$ABPATH" -j bench --pool "${FROM[@]}" 2>/dev/null)
 	rewrite k10 '.samples[].value *= 1000' scaled
 	b=$("$ABPATH" -j bench --pool "${SWAPPED[@]}" 2>/dev/null)
-	run -0 close ratio "$(jq .pooled.ratio <<<"$b")" "$(jq .pooled.ratio <<<"$a")" \
-		ci_lo "$(jq .pooled.ci95[0] <<<"$b")" "$(jq .pooled.ci95[0] <<<"$a")" \
-		pi_hi "$(jq .pooled.prediction_pi95[1] <<<"$b")" "$(jq .pooled.prediction_pi95[1] <<<"$a")"
+	run -0 close_jq "$b" "$a" ratio .pooled.ratio = \
+		ci_lo '.pooled.ci95[0]' = \
+		pi_hi '.pooled.prediction_pi95[1]' =
 	assert_equal "$(jq -r .pooled.verdict <<<"$b")" "$(jq -r .pooled.verdict <<<"$a")"
 }
 
@@ -106,12 +120,12 @@ SWAP='.samples |= map(.mode |= if . == "legacy" then "optimized" else "legacy" e
 	# Reversed, then every second host first.
 	for ((i = ${#FROM[@]} - 1; i > 0; i -= 2)); do perm+=(--from "${FROM[i]}"); done
 	b=$("$ABPATH" -j bench --pool "${perm[@]}" 2>/dev/null)
-	run -0 close ratio "$(jq .pooled.ratio <<<"$b")" "$(jq .pooled.ratio <<<"$a")" \
-		ci_lo "$(jq .pooled.ci95[0] <<<"$b")" "$(jq .pooled.ci95[0] <<<"$a")" \
-		ci_hi "$(jq .pooled.ci95[1] <<<"$b")" "$(jq .pooled.ci95[1] <<<"$a")" \
-		tau2 "$(jq .pooled.tau2 <<<"$b")" "$(jq .pooled.tau2 <<<"$a")" \
-		q "$(jq .pooled.q <<<"$b")" "$(jq .pooled.q <<<"$a")" \
-		pi_lo "$(jq .pooled.prediction_pi95[0] <<<"$b")" "$(jq .pooled.prediction_pi95[0] <<<"$a")"
+	run -0 close_jq "$b" "$a" ratio .pooled.ratio = \
+		ci_lo '.pooled.ci95[0]' = \
+		ci_hi '.pooled.ci95[1]' = \
+		tau2 .pooled.tau2 = \
+		q .pooled.q = \
+		pi_lo '.pooled.prediction_pi95[0]' =
 	# Each host's own numbers and flags travel with it.
 	assert_equal "$(jq -c '[.hosts[] | [.host, .weight, .p_holm, .differs, .outlier]] | sort' <<<"$b")" \
 		"$(jq -c '[.hosts[] | [.host, .weight, .p_holm, .differs, .outlier]] | sort' <<<"$a")"

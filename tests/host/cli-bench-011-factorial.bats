@@ -10,27 +10,10 @@
 load cli-helper
 
 setup() {
-	cli_setup
-	fake_module
-	fake_bench_tree
+	bench_setup
 	cp "$BATS_TEST_DIRNAME/cli-bench-factorial-workload.sh" \
 		"$ABPATH_WORKLOAD_DIR/forkexit"
-	STATE=$FAKE/sys/kernel/debug
 	unset FAKE_EFFECTS FAKE_INTERACTIONS FAKE_NOISE FAKE_SEED
-}
-
-mode_of() {
-	local m
-	m=$(<"$ABPATH_SYSFS/$1/mode")
-	case $m in
-	*'[legacy]'*) echo legacy ;;
-	*'[optimized]'*) echo optimized ;;
-	*) echo "$m" ;;
-	esac
-}
-
-jq_ok() { # FILTER: true on $output
-	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
 }
 
 # Every path's mode, one line: what a bad input must leave as it was.

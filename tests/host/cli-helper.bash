@@ -127,6 +127,21 @@ assert_usage_error() {
 		fail "abpath $*: usage error reported as a failure: $stderr"
 }
 
+# The active mode of path $1, from the module's or the fake's format.
+mode_of() {
+	local m
+	m=$(<"$ABPATH_SYSFS/$1/mode")
+	case $m in
+	*'[legacy]'*) echo legacy ;;
+	*'[optimized]'*) echo optimized ;;
+	*) echo "$m" ;;
+	esac
+}
+
+jq_ok() { # FILTER: true on $output
+	jq -e "$1" <<<"$output" >/dev/null || fail "jq '$1' is not true on: $output"
+}
+
 # The bench tests' setup: the fake module, its bench counters and the
 # fake workload (cli-bench-workload.sh); STATE holds the fake runs' state.
 bench_setup() {

@@ -187,8 +187,13 @@ static void catch(int sig, void (*fn)(int))
  */
 static int cmd_itimer(int argc, char **argv)
 {
-	int n = online_cpus(), which, sig, opt, mask;
-	double secs = 1.5, us = 10000, lo_n, hi_n;
+	int n = online_cpus(), which, sig, mask, period_us = 10000;
+	double secs = 1.5, us, lo_n, hi_n;
+	const struct num_opt opts[] = {
+		{ 'n', 1, 1024, &n, NULL },
+		{ 't', 0.05, 60, NULL, &secs },
+		{ 'I', 4000, 1000000, &period_us, NULL },
+	};
 	int64_t s0, s1, cpu, st, c0, c1, c2, c3, trunc;
 	struct itimerval it = { { 0, 0 }, { 0, 0 } }, off = it;
 	struct rusage r0, r1;
@@ -197,16 +202,8 @@ static int cmd_itimer(int argc, char **argv)
 	long count;
 	char seen[512];
 
-	while ((opt = getopt(argc, argv, "n:t:I:")) != -1) {
-		switch (opt) {
-		case 'n': n = (int)num(optarg, 1, 1024); break;
-		case 't': secs = num(optarg, 0.05, 60); break;
-		case 'I': us = (int)num(optarg, 4000, 1000000); break;
-		default: usage();
-		}
-	}
-	if (argc - optind != 1)
-		usage();
+	num_opts(argc, argv, opts, 3, 1);
+	us = period_us;
 	mode = argv[optind];
 	which = !strcmp(mode, "prof") ? ITIMER_PROF :
 		!strcmp(mode, "virt") ? ITIMER_VIRTUAL : -1;
@@ -280,22 +277,18 @@ static void on_oneshot(int sig __attribute__((unused)))
  */
 static int cmd_oneshot(int argc, char **argv)
 {
-	int n = online_cpus(), ms = 300, opt;
+	int n = online_cpus(), ms = 300;
+	const struct num_opt opts[] = {
+		{ 'n', 1, 1024, &n, NULL },
+		{ 'm', 1, 60000, &ms, NULL },
+	};
 	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL };
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	int64_t t0, expiry, end, deadline, fired;
 	timer_t timer;
 	long count;
 
-	while ((opt = getopt(argc, argv, "n:m:")) != -1) {
-		switch (opt) {
-		case 'n': n = (int)num(optarg, 1, 1024); break;
-		case 'm': ms = (int)num(optarg, 1, 60000); break;
-		default: usage();
-		}
-	}
-	if (argc != optind)
-		usage();
+	num_opts(argc, argv, opts, 2, 0);
 
 	catch(SIGRTMIN, on_oneshot);
 	start_burners(n, SIGRTMIN);
@@ -476,16 +469,13 @@ static int cmd_rlimit(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		usage();
+	static const struct prog_cmd cmds[] = {
+		{ "itimer", cmd_itimer },
+		{ "oneshot", cmd_oneshot },
+		{ "rlimit", cmd_rlimit },
+	};
+
 	if (sysconf(_SC_CLK_TCK) > 0)
 		clk_tck = sysconf(_SC_CLK_TCK);
-	if (!strcmp(argv[1], "itimer"))
-		return cmd_itimer(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "oneshot"))
-		return cmd_oneshot(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "rlimit"))
-		return cmd_rlimit(argc - 1, argv + 1);
-	usage();
-	return 2;
+	return run_cmd(argc, argv, cmds, 3);
 }

@@ -104,21 +104,17 @@ static void *read_loop(void *arg)
 
 static int cmd_monotonic(int argc, char **argv)
 {
-	int n = 2 * online_cpus(), busy, i, opt;
+	int n = 2 * online_cpus(), busy, i;
 	double secs = 1.0;
+	const struct num_opt opts[] = {
+		{ 'n', 2, 1024, &n, NULL },
+		{ 't', 0.01, 60, NULL, &secs },
+	};
 	struct reader *rd;
 	pthread_t *bt;
 	long total = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
-		switch (opt) {
-		case 'n': n = (int)num(optarg, 2, 1024); break;
-		case 't': secs = num(optarg, 0.01, 60); break;
-		default: usage();
-		}
-	}
-	if (argc != optind)
-		usage();
+	num_opts(argc, argv, opts, 2, 0);
 	busy = n / 2;
 	bt = calloc(busy, sizeof(*bt));
 	rd = calloc(n - busy, sizeof(*rd));
@@ -205,21 +201,17 @@ static long long proc_ticks(int *nthreads)
  */
 static int cmd_proc(int argc, char **argv)
 {
-	int n = online_cpus() + 1, rounds = 50, i, opt, nt, nt2;
+	int n = online_cpus() + 1, rounds = 50, i, nt, nt2;
+	const struct num_opt opts[] = {
+		{ 'n', 1, 1024, &n, NULL },
+		{ 'r', 1, 100000, &rounds, NULL },
+	};
 	long long before, after, mid = 0, slack, lo = 0, hi = 0;
 	long hz = sysconf(_SC_CLK_TCK);
 	pthread_t *bt;
 	struct tms t;
 
-	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
-		switch (opt) {
-		case 'n': n = (int)num(optarg, 1, 1024); break;
-		case 'r': rounds = (int)num(optarg, 1, 100000); break;
-		default: usage();
-		}
-	}
-	if (argc != optind)
-		usage();
+	num_opts(argc, argv, opts, 2, 0);
 	bt = calloc(n, sizeof(*bt));
 	if (!bt)
 		fail("out of memory");
@@ -324,20 +316,14 @@ static int64_t min64(int64_t a, int64_t b)
  */
 static int cmd_rusage(int argc, char **argv)
 {
-	int ms = 400, opt, fd[2], status, threads = 3, cpus;
+	int ms = 400, fd[2], status, threads = 3, cpus;
+	const struct num_opt opts[] = { { 't', 2, 60000, &ms, NULL } };
 	int64_t w, dchildren, diff, reaped_ns, clk_max_us, wait_max_us;
 	struct rusage c0, c1, ru;
 	struct report rep;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
-		switch (opt) {
-		case 't': ms = (int)num(optarg, 2, 60000); break;
-		default: usage();
-		}
-	}
-	if (argc != optind)
-		usage();
+	num_opts(argc, argv, opts, 1, 0);
 	if (getrusage(RUSAGE_CHILDREN, &c0) || pipe(fd))
 		fail("getrusage/pipe: %s", strerror(errno));
 	burn_ns = ms * 500000LL;
@@ -405,14 +391,11 @@ static int cmd_rusage(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		usage();
-	if (!strcmp(argv[1], "monotonic"))
-		return cmd_monotonic(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "proc"))
-		return cmd_proc(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "rusage"))
-		return cmd_rusage(argc - 1, argv + 1);
-	usage();
-	return 2;
+	static const struct prog_cmd cmds[] = {
+		{ "monotonic", cmd_monotonic },
+		{ "proc", cmd_proc },
+		{ "rusage", cmd_rusage },
+	};
+
+	return run_cmd(argc, argv, cmds, 3);
 }

@@ -45,6 +45,61 @@ static inline double num(const char *s, double min, double max)
 	return v;
 }
 
+/*
+ * A command's options when all are numbers: each letter's bounds and its
+ * variable, an int (the number truncated) or a double.  num_opts() parses
+ * argv by them with getopt() and then wants exactly @operands operands;
+ * anything else is the usage.
+ */
+struct num_opt {
+	char letter;
+	double min, max;
+	int *i;
+	double *d;
+};
+
+static inline void num_opts(int argc, char **argv, const struct num_opt *o,
+			    int n, int operands)
+{
+	char spec[2 * 8 + 1] = "";
+	int opt, k;
+
+	if (n > 8)
+		fail("num_opts: %d options, 8 at most", n);
+	for (k = 0; k < n; k++) {
+		spec[2 * k] = o[k].letter;
+		spec[2 * k + 1] = ':';
+	}
+	while ((opt = getopt(argc, argv, spec)) != -1) {
+		for (k = 0; k < n && o[k].letter != opt; k++)
+			;
+		if (k == n)
+			usage();
+		if (o[k].i)
+			*o[k].i = (int)num(optarg, o[k].min, o[k].max);
+		else
+			*o[k].d = num(optarg, o[k].min, o[k].max);
+	}
+	if (argc - optind != operands)
+		usage();
+}
+
+/* A program's commands: argv[1] names one, which runs on argv from there. */
+struct prog_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static inline int run_cmd(int argc, char **argv, const struct prog_cmd *c,
+			  int n)
+{
+	for (int k = 0; argc >= 2 && k < n; k++)
+		if (!strcmp(argv[1], c[k].name))
+			return c[k].run(argc - 1, argv + 1);
+	usage();
+	return 2;
+}
+
 static inline int64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;

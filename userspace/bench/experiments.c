@@ -15,8 +15,15 @@
 #define O BENCH_OPTIMIZED
 #define VALUE { SM_VALUE, NULL, NULL }
 #define COUNTERS(a, b) { SM_COUNTERS, a, b }
-#define RATIO_CI(m) { "legacy/optimized [95% CI]", SC_RATIO_CI, 0, m }
-#define P(m) { "p", SC_P, 0, m }
+/* A measure is a braced list, commas and all: the macros take it last. */
+#define RATIO_CI(...) \
+	{ "legacy/optimized [95% CI]", SC_RATIO_CI, 0, __VA_ARGS__ }
+#define P(...) { "p", SC_P, 0, __VA_ARGS__ }
+/* The columns most experiments open with: each mode's mean, the ratio, p. */
+#define MEANS_RATIO_P(unit, ...) \
+	{ "legacy " unit, SC_GMEAN, L, __VA_ARGS__ }, \
+	{ "optimized " unit, SC_GMEAN, O, __VA_ARGS__ }, \
+	RATIO_CI(__VA_ARGS__), P(__VA_ARGS__)
 
 /*
  * The experiments, their historical sources and their tables.  The
@@ -32,6 +39,12 @@
  * a suite costs is measured, not guessed here: each experiment's
  * elapsed_s says what it took (docs/ keep the figures).
  */
+/* exit_reparent's sweep of idle tasks, and the scan it makes per call. */
+#define IDLE_TASKS .param_name = "idle tasks", .numeric = true, \
+	.params = { "200", "1000", "2000", "4000" }, \
+	.quick_params = { "200", "1000" }
+#define TASKS_SCANNED { "legacy tasks scanned/call", SC_PER_CALL, L, \
+	COUNTERS("tasks_scanned", "calls") }
 const struct suite_exp suite_history[] = {
 	{
 		.id = "exit_reparent", .path = "exit_reparent",
@@ -53,17 +66,9 @@ const struct suite_exp suite_history[] = {
 			"exit_reparent over the legacy runs.",
 		.metric = "fork_exit_latency", .unit = "us",
 		.lower_is_better = true, .primary = VALUE,
-		.param_name = "idle tasks", .numeric = true,
-		.params = { "200", "1000", "2000", "4000" },
-		.quick_params = { "200", "1000" },
+		IDLE_TASKS,
 		.args = "-N @ -i 300", .quick_args = "-N @ -i 100",
-		.cols = {
-			{ "legacy µs", SC_GMEAN, L, VALUE },
-			{ "optimized µs", SC_GMEAN, O, VALUE },
-			RATIO_CI(VALUE), P(VALUE),
-			{ "legacy tasks scanned/call", SC_PER_CALL, L,
-			  COUNTERS("tasks_scanned", "calls") },
-		},
+		.cols = { MEANS_RATIO_P("µs", VALUE), TASKS_SCANNED },
 	},
 	{
 		.id = "exit_reparent-threads", .path = "exit_reparent",
@@ -90,17 +95,9 @@ const struct suite_exp suite_history[] = {
 			"exit_reparent over the legacy runs.",
 		.metric = "create_join_latency", .unit = "us",
 		.lower_is_better = true, .primary = VALUE,
-		.param_name = "idle tasks", .numeric = true,
-		.params = { "200", "1000", "2000", "4000" },
-		.quick_params = { "200", "1000" },
+		IDLE_TASKS,
 		.args = "-N @ -m 1000", .quick_args = "-N @ -m 300",
-		.cols = {
-			{ "legacy µs", SC_GMEAN, L, VALUE },
-			{ "optimized µs", SC_GMEAN, O, VALUE },
-			RATIO_CI(VALUE), P(VALUE),
-			{ "legacy tasks scanned/call", SC_PER_CALL, L,
-			  COUNTERS("tasks_scanned", "calls") },
-		},
+		.cols = { MEANS_RATIO_P("µs", VALUE), TASKS_SCANNED },
 	},
 /*
  * The 2.6.28 fix's own tests ran the same work in both kernels and timed
@@ -112,6 +109,9 @@ const struct suite_exp suite_history[] = {
 	L, COUNTERS("slow_paths", "ticks_armed") }
 #define US_PER_SLOW_PATH { "legacy µs/slow path", SC_PER_CALL, L, \
 	COUNTERS("slow_path_ns", "slow_paths"), 1e-3 }
+#define FASTPATH_METRIC .metric = "elapsed_for_work", .unit = "s", \
+	.lower_is_better = true, .primary = ELAPSED, \
+	.param_name = "threads", .numeric = true
 #define CAPPED { "capped", SC_FLAGGED, 0, { SM_RESULT, "capped", NULL } }
 #define STALLS { "legacy RCU stalls kept", SC_STALLS, L, VALUE }
 #define FASTPATH_NOTE \
@@ -156,18 +156,14 @@ const struct suite_exp suite_history[] = {
 			"too: its 16-thread test's 3569.991 s of user + "
 			"system over 149,543 and 58,720 ticks are its 0.024 "
 			"and 0.061.",
-		.metric = "elapsed_for_work", .unit = "s",
-		.lower_is_better = true, .primary = ELAPSED,
-		.param_name = "threads", .numeric = true,
+		FASTPATH_METRIC,
 		.params = { "8", "256", "1024", "2048", "4000", "8000",
 			    "12000" },
 		.quick_params = { "8", "4000" },
 		.args = "-n @ -W 5000000 -t 40 -I 10000 --no-check",
 		.quick_args = "-n @ -W 300000 -t 8 -I 10000 --no-check",
 		.cols = {
-			{ "legacy s", SC_GMEAN, L, ELAPSED },
-			{ "optimized s", SC_GMEAN, O, ELAPSED },
-			RATIO_CI(ELAPSED), P(ELAPSED),
+			MEANS_RATIO_P("s", ELAPSED),
 			{ "legacy s/SIGPROF", SC_GMEAN, L, PER_SIGPROF },
 			{ "optimized s/SIGPROF", SC_GMEAN, O, PER_SIGPROF },
 			{ "s/SIGPROF legacy/optimized [95% CI]", SC_RATIO_CI,
@@ -195,9 +191,7 @@ const struct suite_exp suite_history[] = {
 			"unfixed/fixed.",
 		.source = { { "4000", "0.87" } },
 		.note = FASTPATH_NOTE,
-		.metric = "elapsed_for_work", .unit = "s",
-		.lower_is_better = true, .primary = ELAPSED,
-		.param_name = "threads", .numeric = true,
+		FASTPATH_METRIC,
 		.params = { "4000" },
 		.quick_params = { "4000" },
 		.args = "-n @ -W 5000000 -t 40 --initial 10000 -I 10000000000 "
@@ -205,9 +199,7 @@ const struct suite_exp suite_history[] = {
 		.quick_args = "-n @ -W 300000 -t 8 --initial 10000 "
 			"-I 10000000000 --no-check",
 		.cols = {
-			{ "legacy s", SC_GMEAN, L, ELAPSED },
-			{ "optimized s", SC_GMEAN, O, ELAPSED },
-			RATIO_CI(ELAPSED), P(ELAPSED),
+			MEANS_RATIO_P("s", ELAPSED),
 			SLOW_PATHS_PER_TICK, US_PER_SLOW_PATH, CAPPED,
 		},
 	},
@@ -219,6 +211,14 @@ const struct suite_exp suite_history[] = {
 	"task_sched_runtime() locks the rq of a thread that is running, " \
 	"and on 2 vCPUs that is the caller and at most one other, so at " \
 	"most 2 a call, where the source had 32 CPUs."
+/* Both pound the same way; only the call differs. */
+#define POUND .note = POUND_NOTE, \
+	.metric = "elapsed", .unit = "s", .lower_is_better = true, \
+	.primary = VALUE, .param_name = "threads", .numeric = true, \
+	.params = { "2", "5", "8", "12", "21", "30", "48" }, \
+	.quick_params = { "2", "8" }, \
+	.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000", \
+	.cols = { MEANS_RATIO_P("s", VALUE), RQ_LOCKS }
 #define GHERDOVICH "Giovanni Gherdovich, 6075620b05 \"sched/cputime: " \
 	"Mitigate performance regression in times()/clock_gettime()\" " \
 	"(2016-08-10), its last table (MMTests poundtime, 5,000,000 calls " \
@@ -246,18 +246,7 @@ const struct suite_exp suite_history[] = {
 			    { "30", "1.73" }, { "48", "2.05" },
 			    { "79", "2.17" }, { "110", "2.14" },
 			    { "128", "2.05" } },
-		.note = POUND_NOTE,
-		.metric = "elapsed", .unit = "s", .lower_is_better = true,
-		.primary = VALUE,
-		.param_name = "threads", .numeric = true,
-		.params = { "2", "5", "8", "12", "21", "30", "48" },
-		.quick_params = { "2", "8" },
-		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
-		.cols = {
-			{ "legacy s", SC_GMEAN, L, VALUE },
-			{ "optimized s", SC_GMEAN, O, VALUE },
-			RATIO_CI(VALUE), P(VALUE), RQ_LOCKS,
-		},
+		POUND,
 	},
 	{
 		.id = "group_cputime-clock", .path = "group_cputime",
@@ -277,18 +266,7 @@ const struct suite_exp suite_history[] = {
 			    { "30", "1.75" }, { "48", "2.00" },
 			    { "79", "2.19" }, { "110", "2.19" },
 			    { "128", "2.10" } },
-		.note = POUND_NOTE,
-		.metric = "elapsed", .unit = "s", .lower_is_better = true,
-		.primary = VALUE,
-		.param_name = "threads", .numeric = true,
-		.params = { "2", "5", "8", "12", "21", "30", "48" },
-		.quick_params = { "2", "8" },
-		.args = "-n @ -c 200000", .quick_args = "-n @ -c 20000",
-		.cols = {
-			{ "legacy s", SC_GMEAN, L, VALUE },
-			{ "optimized s", SC_GMEAN, O, VALUE },
-			RATIO_CI(VALUE), P(VALUE), RQ_LOCKS,
-		},
+		POUND,
 	},
 #define BUSY { SM_RESULT, "per_busy_cpu_s", "mean_per_cpu_s" }
 #define WAKE { SM_RESULT_IN, "softirq_thread", "wakeups_per_busy_cpu_s" }

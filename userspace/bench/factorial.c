@@ -164,84 +164,82 @@ static const char *cell_name(const struct bench *b, unsigned cell, char *buf)
 }
 
 /*
- * A main effect's verdict in the single bench's words: a difference
- * only when Holm's adjusted p is below 0.05 (the interval then excludes
- * 1), "equivalent" when the 95% interval lies inside the margin.
+ * The numbers an effect's verdict quotes: its ratio and interval, its p
+ * and Holm's, the margin's bounds, and the ratio and interval folded
+ * above 1 (as they are when up, else inverted), each with the digits
+ * that tell it from 1 and the margin's bounds.
  */
-static void main_verdict(const struct bench *b, const struct fac_effect *e,
-			 int family, char *buf, size_t len)
+struct words {
+	double m, bd[3];
+	bool up;
+	char f[96], p[32], ph[32], x[32], lo[32], hi[32], mlo[32], mhi[32];
+};
+
+static void effect_words(const struct bench *b, const struct fac_effect *e,
+			 struct words *w)
 {
-	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
-	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
-	bool speed = report_speed_words(b->unit, b->lower_is_better);
+	double m = b->o->seq.margin;
 
-	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
-				   e->ratio_hi, bd, 3);
-	st_fmt_p(p, sizeof(p), e->p);
-	st_fmt_p(ph, sizeof(ph), e->p_holm);
-	if (e->p_holm < 0.05) {
-		bool up = e->ratio > 1, worse = b->lower_is_better ? up : !up;
-		double v = up ? e->ratio : 1 / e->ratio;
-		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
-		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
-
-		snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), Holm %s",
-			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
-			 worse ? (speed ? "slower" : "worse")
-			       : (speed ? "faster" : "better"),
-			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
-			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
-	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
-		snprintf(buf, len, "equivalent within ±%g%% (%s–%s): "
-			 "legacy/optimized %s", 100 * m,
-			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
-			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
-	} else if (e->p < 0.05) {
-		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
-			 "but not after Holm's adjustment over the %d effects "
-			 "(%s); legacy/optimized %s", p, family, ph, f);
-	} else {
-		snprintf(buf, len, "no significant difference: "
-			 "legacy/optimized %s, Holm %s", f, ph);
-	}
+	*w = (struct words){ .m = m, .bd = { 1, 1 / (1 + m), 1 + m },
+			     .up = e->ratio > 1 };
+	report_fmt_ratio_ci_beside(w->f, sizeof(w->f), e->ratio, e->ratio_lo,
+				   e->ratio_hi, w->bd, 3);
+	st_fmt_p(w->p, sizeof(w->p), e->p);
+	st_fmt_p(w->ph, sizeof(w->ph), e->p_holm);
+	report_fmt_beside(w->x, sizeof(w->x),
+			  w->up ? e->ratio : 1 / e->ratio, 3, w->bd, 1);
+	report_fmt_beside(w->lo, sizeof(w->lo),
+			  w->up ? e->ratio_lo : 1 / e->ratio_hi, 3, w->bd, 1);
+	report_fmt_beside(w->hi, sizeof(w->hi),
+			  w->up ? e->ratio_hi : 1 / e->ratio_lo, 3, w->bd, 1);
+	out_fmt_sig(w->mlo, sizeof(w->mlo), w->bd[1], 4);
+	out_fmt_sig(w->mhi, sizeof(w->mhi), w->bd[2], 4);
 }
 
-/* An interaction's: together against the product of the paths' costs. */
-static void interaction_verdict(const struct bench *b,
-				const struct fac_effect *e, int family,
-				char *buf, size_t len)
+/*
+ * An effect's verdict.  A main effect's, in the single bench's words: a
+ * difference only when Holm's adjusted p is below 0.05 (the interval
+ * then excludes 1), "equivalent" when the 95% interval lies inside the
+ * margin.  An interaction's, the same tests in its own words: together
+ * against the product of the paths' costs.
+ */
+static void effect_verdict(const struct bench *b, const struct fac_effect *e,
+			   int family, char *buf, size_t len)
 {
-	double m = b->o->seq.margin, bd[3] = { 1, 1 / (1 + m), 1 + m };
-	char f[96], p[32], ph[32], lo[32], hi[32], x[32];
+	bool main_effect = fac_order(e->mask) == 1;
+	const char *what = main_effect ? "legacy/optimized" : "interaction";
+	struct words w;
 
-	report_fmt_ratio_ci_beside(f, sizeof(f), e->ratio, e->ratio_lo,
-				   e->ratio_hi, bd, 3);
-	st_fmt_p(p, sizeof(p), e->p);
-	st_fmt_p(ph, sizeof(ph), e->p_holm);
+	effect_words(b, e, &w);
 	if (e->p_holm < 0.05) {
-		bool up = e->ratio > 1, more = b->lower_is_better ? up : !up;
-		double v = up ? e->ratio : 1 / e->ratio;
-		double a = up ? e->ratio_lo : 1 / e->ratio_hi;
-		double z = up ? e->ratio_hi : 1 / e->ratio_lo;
+		bool speed = report_speed_words(b->unit, b->lower_is_better);
+		bool more = b->lower_is_better ? w.up : !w.up;
 
-		snprintf(buf, len, "together in legacy they cost %sx %s than "
-			 "their separate costs multiplied (95%% CI %s–%s), "
-			 "Holm %s",
-			 report_fmt_beside(x, sizeof(x), v, 3, bd, 1),
-			 more ? "more" : "less",
-			 report_fmt_beside(lo, sizeof(lo), a, 3, bd, 1),
-			 report_fmt_beside(hi, sizeof(hi), z, 3, bd, 1), ph);
-	} else if (m > 0 && e->ratio_lo > bd[1] && e->ratio_hi < bd[2]) {
-		snprintf(buf, len, "their costs multiply within ±%g%% (%s–%s): "
-			 "interaction %s", 100 * m,
-			 out_fmt_sig(lo, sizeof(lo), bd[1], 4),
-			 out_fmt_sig(hi, sizeof(hi), bd[2], 4), f);
+		if (main_effect)
+			snprintf(buf, len, "legacy is %sx %s (95%% CI %s–%s), "
+				 "Holm %s", w.x,
+				 more ? (speed ? "slower" : "worse")
+				      : (speed ? "faster" : "better"),
+				 w.lo, w.hi, w.ph);
+		else
+			snprintf(buf, len, "together in legacy they cost %sx "
+				 "%s than their separate costs multiplied "
+				 "(95%% CI %s–%s), Holm %s", w.x,
+				 more ? "more" : "less", w.lo, w.hi, w.ph);
+	} else if (w.m > 0 && e->ratio_lo > w.bd[1] && e->ratio_hi < w.bd[2]) {
+		snprintf(buf, len, "%s within ±%g%% (%s–%s): %s %s",
+			 main_effect ? "equivalent" : "their costs multiply",
+			 100 * w.m, w.mlo, w.mhi, what, w.f);
 	} else if (e->p < 0.05) {
 		snprintf(buf, len, "inconclusive: the interval excludes 1 (%s) "
 			 "but not after Holm's adjustment over the %d effects "
-			 "(%s); interaction %s", p, family, ph, f);
+			 "(%s); %s %s", w.p, family, w.ph, what, w.f);
+	} else if (main_effect) {
+		snprintf(buf, len, "no significant difference: "
+			 "legacy/optimized %s, Holm %s", w.f, w.ph);
 	} else {
-		snprintf(buf, len, "no interaction shown: %s, Holm %s", f, ph);
+		snprintf(buf, len, "no interaction shown: %s, Holm %s", w.f,
+			 w.ph);
 	}
 }
 
@@ -277,33 +275,32 @@ static const char *fit_error(int err)
 	}
 }
 
+/* A run's replicate (none for a warm-up) and cell, in "samples". */
+static void place_cell(const struct bench *b, const struct bench_sample *s)
+{
+	char cell[FAC_MAX_K + 1];
+
+	if (s->block >= 0)
+		out_u64("block", (uint64_t)s->block + 1);
+	else
+		out_null("block");
+	out_string("cell", cell_name(b, s->cell, cell));
+}
+
 static void emit(const struct bench *b, const struct fac_fit *f, int err)
 {
 	const struct bench_opts *o = b->o;
-	char name[256], cell[FAC_MAX_K + 1], v[512];
+	char name[256], v[512];
 
-	out_string("workload", b->workload_name);
-	out_begin_array("args");
-	for (int i = 0; i < o->nargs; i++)
-		out_string(NULL, o->args[i]);
-	out_end();
-	out_hint(OUT_LINE);
-	out_bool("command", o->command);
-	out_string("prepare", o->prepare);
-	out_begin_array("factorial");
-	for (int j = 0; j < b->paths.n; j++)
-		out_string(NULL, b->paths.name[j]);
-	out_end();
-	out_hint(OUT_LINE);
+	report_emit_command(b);
+	report_emit_paths(b, "factorial");
 	/* The module's other paths, each in the mode it was held in. */
 	out_begin_object("held", OUT_PLAIN);
 	for (int j = 0; j < b->others.n; j++)
 		out_string(b->others.name[j],
 			   bench_mode_name[b->others_mode[j]]);
 	out_end();
-	out_string("metric", b->metric);
-	out_string("unit", b->unit);
-	out_bool("lower_is_better", b->lower_is_better);
+	report_emit_metric(b);
 	out_u64("cells", 1u << o->fac_k);
 	out_u64("replicates", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
@@ -318,32 +315,7 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 	out_hint(OUT_HIDDEN);
 
 	/* Every run, its replicate and cell: the order the result records. */
-	out_begin_array("samples");
-	out_hint(OUT_ROWS);
-	for (int i = 0; i < b->done; i++) {
-		const struct bench_sample *s = &b->s[i];
-
-		out_begin_object(NULL, OUT_PLAIN);
-		out_u64("index", (uint64_t)s->index);
-		if (s->block >= 0)
-			out_u64("block", (uint64_t)s->block + 1);
-		else
-			out_null("block");
-		out_string("cell", cell_name(b, s->cell, cell));
-		out_bool("warmup", s->warmup);
-		out_real("value", s->value, SIG);
-		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
-		out_jansson("counters", s->counters);
-		out_hint(OUT_HIDDEN);
-		out_jansson("results", s->results);
-		out_hint(OUT_HIDDEN);
-		if (s->kernel_reports) {
-			out_jansson("kernel_reports", s->kernel_reports);
-			out_hint(OUT_HIDDEN);
-		}
-		out_end();
-	}
-	out_end();
+	report_emit_samples(b, place_cell);
 
 	out_begin_object("model", OUT_PLAIN);
 	if (o->fac_order == 1)
@@ -383,12 +355,9 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 		out_range("ci95", x->ratio_lo, x->ratio_hi, SIG);
 		out_real("p", x->p, 3);
 		out_real("p_holm", x->p_holm, 3);
-		out_real("coef", x->coef, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("se", x->se, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("t", x->t, SIG);
-		out_hint(OUT_HIDDEN);
+		out_real_hidden("coef", x->coef, SIG);
+		out_real_hidden("se", x->se, SIG);
+		out_real_hidden("t", x->t, SIG);
 		out_range("coef_ci95", x->lo, x->hi, SIG);
 		out_hint(OUT_HIDDEN);
 		out_end();
@@ -402,10 +371,7 @@ static void emit(const struct bench *b, const struct fac_fit *f, int err)
 
 		if (fac_order(x->mask) > 2)
 			continue;
-		if (fac_order(x->mask) == 1)
-			main_verdict(b, x, f->neffects, v, sizeof(v));
-		else
-			interaction_verdict(b, x, f->neffects, v, sizeof(v));
+		effect_verdict(b, x, f->neffects, v, sizeof(v));
 		out_string(effect_name(b, x->mask, name, sizeof(name)), v);
 	}
 	out_end();
@@ -477,10 +443,7 @@ static int write_markdown(FILE *fp, const void *ctx)
 
 		if (fac_order(x->mask) > 2)
 			continue;
-		if (fac_order(x->mask) == 1)
-			main_verdict(b, x, m->f->neffects, v, sizeof(v));
-		else
-			interaction_verdict(b, x, m->f->neffects, v, sizeof(v));
+		effect_verdict(b, x, m->f->neffects, v, sizeof(v));
 		fputs("- ", fp);
 		md_cell(fp, effect_name(b, x->mask, name, sizeof(name)));
 		fputs(": ", fp);
@@ -746,16 +709,7 @@ static int load_run(const struct bench *b, json_t *js, int i,
 	} else {
 		s->block--;
 	}
-	s->index = json_is_integer(json_object_get(js, "index")) ?
-		   (int)json_integer_value(json_object_get(js, "index")) : i + 1;
-	s->value = json_number_value(v);
-	s->counters = json_incref(json_object_get(js, "counters"));
-	if (!s->counters)
-		s->counters = json_object();
-	s->results = json_incref(json_object_get(js, "results"));
-	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
-	ctl_copy(s->invalid, sizeof(s->invalid),
-		 json_string_value(json_object_get(js, "invalid")) ?: "");
+	bench_load_run(js, i, s);
 	return 0;
 }
 
@@ -768,10 +722,11 @@ static int load(json_t *j, const char *what, struct bench *b,
 		struct bench_opts *o)
 {
 	json_t *samples = json_object_get(j, "samples");
-	json_t *fac = json_object_get(j, "factorial"), *e, *args;
+	json_t *fac = json_object_get(j, "factorial"), *e;
 	json_t *margin = json_object_get(j, "margin");
 	const char *key;
 	size_t i;
+	int err;
 
 	*b = (struct bench){ .o = o };
 	o->factorial = "";
@@ -817,31 +772,14 @@ static int load(json_t *j, const char *what, struct bench *b,
 		b->others_mode[b->others.n++] = strcmp(m, "legacy") ?
 						BENCH_OPTIMIZED : BENCH_LEGACY;
 	}
-	args = json_object_get(j, "args");
-	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
-	b->slots = (int)json_array_size(samples);
-	b->s = calloc((size_t)b->slots, sizeof(*b->s));
-	b->workload_name = strdup(o->workload);
-	b->metric = strdup(json_string_value(json_object_get(j, "metric")) ?:
-			   "value");
-	b->unit = strdup(json_string_value(json_object_get(j, "unit")) ?: "");
-	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
-		abpath_error("out of memory");
+	err = bench_load_common(j, b, o);
+	if (err == -EINVAL)
+		return bad(what, "\"args\" is not a list of strings");
+	if (err)
 		return 1;
-	}
-	json_array_foreach(args, i, e) {
-		if (!json_is_string(e))
-			return bad(what, "\"args\" is not a list of strings");
-		o->args[o->nargs++] = (char *)json_string_value(e);
-	}
-	b->lower_is_better = !json_is_false(json_object_get(j,
-							    "lower_is_better"));
-	b->provenance = json_incref(json_object_get(j, "provenance"));
 	if (json_is_integer(json_object_get(j, "seed")))
 		b->seed = (unsigned long long)json_integer_value(
 				json_object_get(j, "seed"));
-	o->command = json_is_true(json_object_get(j, "command"));
-	o->prepare = json_string_value(json_object_get(j, "prepare"));
 	b->incomplete = json_is_false(json_object_get(j, "complete"));
 	b->total = 2 * o->warmup + (o->runs << o->fac_k);
 	json_array_foreach(samples, i, e) {
@@ -857,24 +795,12 @@ static int load(json_t *j, const char *what, struct bench *b,
 int bench_factorial_from(const struct bench_opts *o, json_t *j,
 			 const char *what)
 {
-	struct bench_opts lo = {
-		.json = o->json, .export_md = o->export_md,
-		.export_json = o->export_json, .plot = o->plot,
-	};
-	struct bench b;
-	int ret;
-
 	if (o->export_csv) {
 		abpath_error("%s is a factorial's result: --export-csv takes "
 			     "one bench's", what);
 		return 1;
 	}
-	ret = load(j, what, &b, &lo);
-	if (!ret)
-		ret = bench_factorial_report(&b);
-	bench_free(&b);
-	free(lo.args);
-	return ret;
+	return bench_from_one(o, j, what, load, bench_factorial_report);
 }
 
 /* ---- --pool: each effect pooled over hosts ------------------------------ */
@@ -1028,14 +954,8 @@ static void pool_emit(const struct fhost *H, int k,
 	char name[256], v[512];
 
 	out_string("workload", b->workload_name);
-	out_begin_array("factorial");
-	for (int j = 0; j < b->paths.n; j++)
-		out_string(NULL, b->paths.name[j]);
-	out_end();
-	out_hint(OUT_LINE);
-	out_string("metric", b->metric);
-	out_string("unit", b->unit);
-	out_bool("lower_is_better", b->lower_is_better);
+	report_emit_paths(b, "factorial");
+	report_emit_metric(b);
 	out_u64("order", (uint64_t)H[0].o.fac_order);
 	out_string("method", "per effect: random effects over hosts, "
 		   "DerSimonian-Laird tau^2, HKSJ t(k-1) interval with the "

@@ -31,24 +31,6 @@
 #include "internal.h"
 #include "../output.h"
 
-static int from_bench(const struct bench_opts *o, json_t *j, const char *what)
-{
-	struct bench_opts lo = {
-		.json = o->json, .plot = o->plot,
-		.export_md = o->export_md, .export_csv = o->export_csv,
-		.export_json = o->export_json,
-	};
-	struct bench b;
-	int ret;
-
-	ret = bench_load(j, what, &b, &lo);
-	if (!ret)
-		ret = bench_report(&b);
-	bench_free(&b);
-	free(lo.args);
-	return ret;
-}
-
 /* A single experiment file becomes a history with one experiment. */
 static json_t *as_history(json_t *j)
 {
@@ -169,7 +151,7 @@ int bench_from(const struct bench_opts *o)
 		    BENCH_SCHEMA_FACTORIAL))
 		ret = bench_factorial_from(o, j, what);
 	else if (json_object_get(j, "samples"))
-		ret = from_bench(o, j, what);
+		ret = bench_from_one(o, j, what, bench_load, bench_report);
 	else
 		ret = from_suite(o, j, what);
 	json_decref(j);

@@ -112,17 +112,6 @@ int bench_mode_set(const struct ctl_paths *p, enum bench_mode m)
 	return bench_modes_set(p, all);
 }
 
-static const struct counter_entry *find_entry(const struct counter_set *s,
-					      const struct counter_entry *e)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->e[i].path, e->path) &&
-		    !strcmp(s->e[i].mode, e->mode) &&
-		    !strcmp(s->e[i].counter, e->counter))
-			return &s->e[i];
-	return NULL;
-}
-
 /*
  * {path: {counter: delta}} for the benched paths in the mode that ran.
  * A maximum (ns_max, any "*_max") is its value after the run: a
@@ -156,7 +145,7 @@ json_t *bench_counter_deltas_modes(const struct ctl_paths *p,
 			if (strcmp(e->path, p->name[i]) ||
 			    strcmp(e->mode, bench_mode_name[m[i]]))
 				continue;
-			prev = find_entry(before, e);
+			prev = counters_find(before, e, j);
 			if (bench_is_max_counter(e->counter) || !prev)
 				json_object_set_new(per, e->counter,
 						    json_integer((json_int_t)e->value));
@@ -189,7 +178,7 @@ static const char *reverted_path(const struct ctl_paths *p,
 		    strcmp(e->mode, "legacy") ||
 		    !ctl_valid_path(p, e->path))
 			continue;
-		prev = find_entry(before, e);
+		prev = counters_find(before, e, j);
 		if (prev && e->value > prev->value)
 			return e->path;
 	}
@@ -237,7 +226,7 @@ void bench_judge_modes(const struct ctl_paths *p, const enum bench_mode *m,
 		if (strcmp(e->counter, "mismatches") ||
 		    !ctl_valid_path(p, e->path))
 			continue;
-		prev = find_entry(before, e);
+		prev = counters_find(before, e, j);
 		if (prev && e->value > prev->value) {
 			snprintf(why, len, "%s counted %llu mismatch%s in %s "
 				 "mode: its cross-check disagreed with the "

@@ -454,19 +454,14 @@ static void emit_hosts(const struct pooled *P)
 		emit_range("ci95", own_ci(p, 0), own_ci(p, 1), SIG);
 		out_real("p", own(p, "mann_whitney", "p"), 2);
 		/* Its Welch t test, whose interval is ci95, and Holm's of it. */
-		out_real("p_welch", h->p, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("p_holm", h->p_holm, SIG);
-		out_hint(OUT_HIDDEN);
+		out_real_hidden("p_welch", h->p, SIG);
+		out_real_hidden("p_holm", h->p_holm, SIG);
 		out_bool("differs", h->differs);
 		out_real("weight", h->weight, 2);
 		/* The log scale pool.c works on, for a program. */
-		out_real("log_ratio", h->y, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("variance", h->v, SIG);
-		out_hint(OUT_HIDDEN);
-		out_real("df", h->df, SIG);
-		out_hint(OUT_HIDDEN);
+		out_real_hidden("log_ratio", h->y, SIG);
+		out_real_hidden("variance", h->v, SIG);
+		out_real_hidden("df", h->df, SIG);
 		/* At the Bonferroni level, pooled.outlier_level. */
 		emit_range("loo_pi", exp(h->loo_lo), exp(h->loo_hi), SIG);
 		out_hint(OUT_HIDDEN);
@@ -522,16 +517,13 @@ static void emit_pooled(const struct pooled *P)
 		   report_range_sig(r->mean.ratio_lo, r->mean.ratio_hi, SIG,
 				    &one, 1));
 	out_real("ci95_coverage", pool_mean_coverage((size_t)P->k), 2);
-	out_real("log_ratio", r->mean.est, SIG);
-	out_hint(OUT_HIDDEN);
+	out_real_hidden("log_ratio", r->mean.est, SIG);
 	emit_range("log_ci95", r->mean.lo, r->mean.hi, SIG);
 	out_hint(OUT_HIDDEN);
-	out_real("se", r->se, SIG);
-	out_hint(OUT_HIDDEN);
+	out_real_hidden("se", r->se, SIG);
 	out_real("tau", r->tau, 3);
 	out_real("tau_factor", r->tau_factor, SIG);
-	out_real("tau2", r->tau2, 3);
-	out_hint(OUT_HIDDEN);
+	out_real_hidden("tau2", r->tau2, 3);
 	out_real("i2", r->i2, 3);
 	out_real("q", r->q, SIG);
 	out_u64("q_df", (uint64_t)P->k - 1);

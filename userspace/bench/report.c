@@ -408,14 +408,7 @@ static void emit_tests(const struct bench *b, const struct report *r)
 	out_end();
 }
 
-/*
- * The result, once, for both formats: JSON is all of it ('abpath bench
- * -j', schema BENCH_SCHEMA, what --from reads back); text shows the same
- * nodes but for what only a program reads (each run's counters and
- * results, the schema, the order, which the runs' table shows) and the
- * warnings, which went to standard error already.
- */
-void report_emit(const struct bench *b, const struct report *r)
+void report_emit_command(const struct bench *b)
 {
 	const struct bench_opts *o = b->o;
 
@@ -427,15 +420,73 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_hint(OUT_LINE);
 	out_bool("command", o->command);
 	out_string("prepare", o->prepare);
-	out_string("path", o->path);
-	out_begin_array("paths");
+}
+
+void report_emit_paths(const struct bench *b, const char *key)
+{
+	out_begin_array(key);
 	for (int i = 0; i < b->paths.n; i++)
 		out_string(NULL, b->paths.name[i]);
 	out_end();
 	out_hint(OUT_LINE);
+}
+
+void report_emit_metric(const struct bench *b)
+{
 	out_string("metric", b->metric);
 	out_string("unit", b->unit);
 	out_bool("lower_is_better", b->lower_is_better);
+}
+
+void report_emit_samples(const struct bench *b,
+			 void (*place)(const struct bench *b,
+				       const struct bench_sample *s))
+{
+	out_begin_array("samples");
+	out_hint(OUT_ROWS);
+	for (int i = 0; i < b->done; i++) {
+		const struct bench_sample *s = &b->s[i];
+
+		out_begin_object(NULL, OUT_PLAIN);
+		out_u64("index", (uint64_t)s->index);
+		place(b, s);
+		out_bool("warmup", s->warmup);
+		out_real("value", s->value, SIG);
+		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
+		out_jansson("counters", s->counters);
+		out_hint(OUT_HIDDEN);
+		out_jansson("results", s->results);
+		out_hint(OUT_HIDDEN);
+		if (s->kernel_reports) {
+			out_jansson("kernel_reports", s->kernel_reports);
+			out_hint(OUT_HIDDEN);
+		}
+		out_end();
+	}
+	out_end();
+}
+
+static void place_mode(const struct bench *b, const struct bench_sample *s)
+{
+	(void)b;
+	out_string("mode", bench_mode_name[s->mode]);
+}
+
+/*
+ * The result, once, for both formats: JSON is all of it ('abpath bench
+ * -j', schema BENCH_SCHEMA, what --from reads back); text shows the same
+ * nodes but for what only a program reads (each run's counters and
+ * results, the schema, the order, which the runs' table shows) and the
+ * warnings, which went to standard error already.
+ */
+void report_emit(const struct bench *b, const struct report *r)
+{
+	const struct bench_opts *o = b->o;
+
+	report_emit_command(b);
+	out_string("path", o->path);
+	report_emit_paths(b, "paths");
+	report_emit_metric(b);
 	out_u64("runs_per_mode", (uint64_t)o->runs);
 	out_u64("warmup_per_mode", (uint64_t)o->warmup);
 	out_bool("complete", !b->incomplete);
@@ -456,28 +507,7 @@ void report_emit(const struct bench *b, const struct report *r)
 	out_hint(OUT_HIDDEN);
 
 	/* In text, one row per run: the invalid ones name why. */
-	out_begin_array("samples");
-	out_hint(OUT_ROWS);
-	for (int i = 0; i < b->done; i++) {
-		const struct bench_sample *s = &b->s[i];
-
-		out_begin_object(NULL, OUT_PLAIN);
-		out_u64("index", (uint64_t)s->index);
-		out_string("mode", bench_mode_name[s->mode]);
-		out_bool("warmup", s->warmup);
-		out_real("value", s->value, SIG);
-		out_string("invalid", s->invalid[0] ? s->invalid : NULL);
-		out_jansson("counters", s->counters);
-		out_hint(OUT_HIDDEN);
-		out_jansson("results", s->results);
-		out_hint(OUT_HIDDEN);
-		if (s->kernel_reports) {
-			out_jansson("kernel_reports", s->kernel_reports);
-			out_hint(OUT_HIDDEN);
-		}
-		out_end();
-	}
-	out_end();
+	report_emit_samples(b, place_mode);
 
 	/* In text, a table with a column per mode, the tests under it. */
 	out_begin_table("summary", OUT_COLS, "");

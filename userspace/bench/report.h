@@ -64,6 +64,20 @@ double report_results_mean(const struct bench *b, enum bench_mode m,
 			   const char *key);
 /* The tree of 'abpath bench -j' through output.h. */
 void report_emit(const struct bench *b, const struct report *r);
+/* What a result's JSON opens with: workload, args, command, prepare. */
+void report_emit_command(const struct bench *b);
+/* The bench's paths, an array @key ("paths", "factorial") on one line. */
+void report_emit_paths(const struct bench *b, const char *key);
+/* What it measured: metric, unit, lower_is_better. */
+void report_emit_metric(const struct bench *b);
+/*
+ * "samples", a row a run: its index, what @place emits to say where it
+ * stands (its mode, or a factorial's block and cell), warmup, value,
+ * invalid, and hidden in text its counters, results and kernel reports.
+ */
+void report_emit_samples(const struct bench *b,
+			 void (*place)(const struct bench *b,
+				       const struct bench_sample *s));
 
 /* plot.c: the runs of one bench, to @file; 0, or 1 after a message. */
 int bench_plot(const struct bench *b, const struct report *r,

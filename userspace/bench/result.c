@@ -3,7 +3,9 @@
  * A bench's result (result.h): a saved file read and its schema checked
  * (bench_from_file(), for every reader: --from, --pool, a factorial's),
  * read back into a struct bench, its runs as the bench made them, and
- * with --runs auto its stopping rule; and freed.  from.c (--from), pooled.c (--pool) and tables.c (a suite's
+ * with --runs auto its stopping rule, and reported again
+ * (bench_from_one(), with the bench's or a factorial's loader); and
+ * freed.  from.c (--from), pooled.c (--pool) and tables.c (a suite's
  * rule verdicts) read results through here, never through the runner;
  * only the runs and the rule are taken, every statistic is computed
  * again.
@@ -46,11 +48,26 @@ static int get_count(json_t *j, const char *key, int *val)
 	return 0;
 }
 
+void bench_load_run(json_t *js, int i, struct bench_sample *s)
+{
+	json_t *idx = json_object_get(js, "index");
+
+	s->index = json_is_integer(idx) ? (int)json_integer_value(idx) : i + 1;
+	s->value = json_number_value(json_object_get(js, "value"));
+	s->counters = json_incref(json_object_get(js, "counters"));
+	if (!s->counters)
+		s->counters = json_object();
+	s->results = json_incref(json_object_get(js, "results"));
+	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
+	/* Schema 3: left out of the statistics, as when it ran. */
+	ctl_copy(s->invalid, sizeof(s->invalid),
+		 json_string_value(json_object_get(js, "invalid")) ?: "");
+}
+
 static int load_sample(json_t *js, int i, struct bench_sample *s)
 {
 	const char *mode = json_string_value(json_object_get(js, "mode"));
 	json_t *v = json_object_get(js, "value");
-	json_t *idx = json_object_get(js, "index");
 
 	if (!json_is_object(js) || !mode || !json_is_number(v))
 		return -1;
@@ -60,17 +77,8 @@ static int load_sample(json_t *js, int i, struct bench_sample *s)
 		s->mode = BENCH_OPTIMIZED;
 	else
 		return -1;
-	s->index = json_is_integer(idx) ? (int)json_integer_value(idx) : i + 1;
 	s->warmup = json_is_true(json_object_get(js, "warmup"));
-	s->value = json_number_value(v);
-	s->counters = json_incref(json_object_get(js, "counters"));
-	if (!s->counters)
-		s->counters = json_object();
-	s->results = json_incref(json_object_get(js, "results"));
-	s->kernel_reports = json_incref(json_object_get(js, "kernel_reports"));
-	/* Schema 3: left out of the statistics, as when it ran. */
-	ctl_copy(s->invalid, sizeof(s->invalid),
-		 json_string_value(json_object_get(js, "invalid")) ?: "");
+	bench_load_run(js, i, s);
 	return 0;
 }
 
@@ -108,12 +116,68 @@ static int load_rule(json_t *seq, const char *what, struct bench_opts *o)
 	return 0;
 }
 
+int bench_load_common(json_t *j, struct bench *b, struct bench_opts *o)
+{
+	json_t *samples = json_object_get(j, "samples");
+	json_t *args = json_object_get(j, "args"), *e;
+	size_t i;
+
+	o->nargs = 0;
+	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
+	/*
+	 * One slot per sample present, never per run planned: a file's
+	 * counts are not to be trusted with an allocation.
+	 */
+	b->slots = (int)json_array_size(samples);
+	b->s = calloc((size_t)b->slots, sizeof(*b->s));
+	b->workload_name = dup_str(j, "workload", "");
+	b->metric = dup_str(j, "metric", "value");
+	b->unit = dup_str(j, "unit", "");
+	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
+		abpath_error("out of memory");
+		return -ENOMEM;
+	}
+	json_array_foreach(args, i, e) {
+		if (!json_is_string(e))
+			return -EINVAL;
+		o->args[o->nargs++] = (char *)json_string_value(e);
+	}
+	b->lower_is_better = !json_is_false(json_object_get(j,
+							    "lower_is_better"));
+	b->provenance = json_incref(json_object_get(j, "provenance"));
+	o->command = json_is_true(json_object_get(j, "command"));
+	o->prepare = json_string_value(json_object_get(j, "prepare"));
+	return 0;
+}
+
+int bench_from_one(const struct bench_opts *o, json_t *j, const char *what,
+		   int (*loader)(json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*reporter)(const struct bench *))
+{
+	struct bench_opts lo = {
+		.json = o->json, .plot = o->plot,
+		.export_md = o->export_md, .export_csv = o->export_csv,
+		.export_json = o->export_json,
+	};
+	struct bench b;
+	int ret;
+
+	ret = loader(j, what, &b, &lo);
+	if (!ret)
+		ret = reporter(&b);
+	bench_free(&b);
+	free(lo.args);
+	return ret;
+}
+
 int bench_load(json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o)
 {
 	json_t *samples = json_object_get(j, "samples");
-	json_t *paths = json_object_get(j, "paths"), *args, *e;
+	json_t *paths = json_object_get(j, "paths"), *e;
 	size_t i;
+	int err;
 
 	*b = (struct bench){ .o = o };
 	o->path = json_string_value(json_object_get(j, "path"));
@@ -141,32 +205,11 @@ int bench_load(json_t *j, const char *what, struct bench *b,
 		ctl_copy(b->paths.name[b->paths.n++], CTL_NAME_MAX,
 			 json_string_value(e));
 	}
-	args = json_object_get(j, "args");
-	o->nargs = 0;
-	o->args = calloc(json_array_size(args) + 1, sizeof(*o->args));
-	/*
-	 * One slot per sample present, never per run planned: a file's
-	 * counts are not to be trusted with an allocation.
-	 */
-	b->slots = (int)json_array_size(samples);
-	b->s = calloc((size_t)b->slots, sizeof(*b->s));
-	b->workload_name = dup_str(j, "workload", "");
-	b->metric = dup_str(j, "metric", "value");
-	b->unit = dup_str(j, "unit", "");
-	if (!o->args || !b->s || !b->workload_name || !b->metric || !b->unit) {
-		abpath_error("out of memory");
+	err = bench_load_common(j, b, o);
+	if (err == -EINVAL)
+		return bad(what, "\"args\" is not a list of strings");
+	if (err)
 		return 1;
-	}
-	json_array_foreach(args, i, e) {
-		if (!json_is_string(e))
-			return bad(what, "\"args\" is not a list of strings");
-		o->args[o->nargs++] = (char *)json_string_value(e);
-	}
-	b->lower_is_better = !json_is_false(json_object_get(j,
-							    "lower_is_better"));
-	b->provenance = json_incref(json_object_get(j, "provenance"));
-	o->command = json_is_true(json_object_get(j, "command"));
-	o->prepare = json_string_value(json_object_get(j, "prepare"));
 	b->total = (int)json_array_size(samples);
 	/* An interrupted bench: say how far it got, as it did. */
 	b->incomplete = json_is_false(json_object_get(j, "complete"));

@@ -114,6 +114,31 @@ static inline bool bench_counts(const struct bench_sample *s)
  */
 int bench_load(struct json_t *j, const char *what, struct bench *b,
 	       struct bench_opts *o);
+/*
+ * What every result holds beside its design, for bench_load() and a
+ * factorial's load: the command's args, a slot per sample, the workload,
+ * metric and unit, lower_is_better, provenance, command and prepare.  0;
+ * -ENOMEM after the error; -EINVAL when "args" is not a list of strings,
+ * which the caller says as its kind of result's error.
+ */
+int bench_load_common(struct json_t *j, struct bench *b,
+		      struct bench_opts *o);
+/*
+ * A run's fields beside what places it (mode, or block and cell), which
+ * the caller has checked, "value" a number among them: index (else
+ * @i + 1), value, counters, results, kernel_reports, invalid.
+ */
+void bench_load_run(struct json_t *js, int i, struct bench_sample *s);
+/*
+ * --from of one result @j: @loader (bench_load(), or a factorial's) into
+ * a bench of its own with o's output options, then @reporter; the exit
+ * code.
+ */
+int bench_from_one(const struct bench_opts *o, struct json_t *j,
+		   const char *what,
+		   int (*loader)(struct json_t *, const char *, struct bench *,
+			       struct bench_opts *),
+		   int (*reporter)(const struct bench *));
 /* Release what bench_load() or a bench's runs (run.c) allocated. */
 void bench_free(struct bench *b);
 /*

@@ -17,13 +17,13 @@
  * on the logs as the single bench does.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "factorial.h"
+#include "simopts.h"
 #include "statistics.h"
 
 struct design {
@@ -143,26 +143,47 @@ static void usage(FILE *f)
 	      "--max-fwer (0.05).\n", f);
 }
 
+/* --design K:R:ORDER, one more design to run; at most 16. */
+struct designs {
+	struct design d[16];
+	int n;
+};
+
+static bool parse_design(const char *arg, void *val)
+{
+	struct designs *ds = val;
+	struct design *d = &ds->d[ds->n];
+
+	if (ds->n >= 16 || sscanf(arg, "%d:%d:%d", &d->k, &d->r,
+				  &d->order) != 3 ||
+	    d->k < 2 || d->k > FAC_MAX_K || d->r < 2 || d->r > 100 ||
+	    d->order < 1 || d->order > d->k) {
+		fprintf(stderr, "factorial-sim: bad --design '%s': K:R:ORDER, "
+			"K 2-4, R 2-100\n", arg);
+		return false;
+	}
+	ds->n++;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "reps", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "sigma", required_argument, NULL, 'g' },
-		{ "block-sd", required_argument, NULL, 'b' },
-		{ "design", required_argument, NULL, 'd' },
-		{ "min-cov", required_argument, NULL, 'l' },
-		{ "max-cov", required_argument, NULL, 'u' },
-		{ "max-fwer", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct design designs[16];
-	int nd = 0, opt, bad = 0, cells = 0;
+	struct designs designs = { .n = 0 };
+	int bad = 0, cells = 0, rc;
 	long reps = 20000;
 	unsigned long long seed = 1;
 	double sigma = 0.05, block_sd = 0.05, min_cov = 0.94, max_cov = 0.96;
 	double max_fwer = 0.05;
+	const struct sim_opt opts[] = {
+		{ "reps", SIM_LONG, &reps, NULL },
+		{ "seed", SIM_SEED, &seed, NULL },
+		{ "sigma", SIM_DOUBLE, &sigma, NULL },
+		{ "block-sd", SIM_DOUBLE, &block_sd, NULL },
+		{ "design", SIM_PARSE, &designs, parse_design },
+		{ "min-cov", SIM_DOUBLE, &min_cov, NULL },
+		{ "max-cov", SIM_DOUBLE, &max_cov, NULL },
+		{ "max-fwer", SIM_DOUBLE, &max_fwer, NULL },
+	};
 	struct st_rng rng;
 	struct fac_fit *f = malloc(sizeof(*f));
 	unsigned *cell = malloc(sizeof(unsigned) * FAC_MAX_CELLS * FAC_MAX_REPS);
@@ -171,60 +192,17 @@ int main(int argc, char **argv)
 
 	if (!f || !cell || !block || !y)
 		return 2;
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			reps = strtol(optarg, NULL, 10);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 10);
-			break;
-		case 'g':
-			sigma = strtod(optarg, NULL);
-			break;
-		case 'b':
-			block_sd = strtod(optarg, NULL);
-			break;
-		case 'd':
-			if (nd >= 16 || sscanf(optarg, "%d:%d:%d", &designs[nd].k,
-						&designs[nd].r,
-						&designs[nd].order) != 3 ||
-			    designs[nd].k < 2 || designs[nd].k > FAC_MAX_K ||
-			    designs[nd].r < 2 || designs[nd].r > 100 ||
-			    designs[nd].order < 1 ||
-			    designs[nd].order > designs[nd].k) {
-				fprintf(stderr, "factorial-sim: bad --design "
-					"'%s': K:R:ORDER, K 2-4, R 2-100\n",
-					optarg);
-				return 2;
-			}
-			nd++;
-			break;
-		case 'l':
-			min_cov = strtod(optarg, NULL);
-			break;
-		case 'u':
-			max_cov = strtod(optarg, NULL);
-			break;
-		case 'f':
-			max_fwer = strtod(optarg, NULL);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	rc = sim_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (rc >= 0)
+		return rc;
 	if (reps < 100 || !(sigma > 0) || !(block_sd >= 0)) {
 		fputs("factorial-sim: --reps 100 or more, --sigma above 0\n",
 		      stderr);
 		return 2;
 	}
-	if (!nd) {
-		nd = (int)(sizeof(dflt_designs) / sizeof(dflt_designs[0]));
-		memcpy(designs, dflt_designs, sizeof(dflt_designs));
+	if (!designs.n) {
+		designs.n = (int)(sizeof(dflt_designs) / sizeof(dflt_designs[0]));
+		memcpy(designs.d, dflt_designs, sizeof(dflt_designs));
 	}
 	st_rng_seed(&rng, seed);
 	printf("# %ld replicates a cell, seed %llu, noise sd %g and block sd %g "
@@ -232,8 +210,8 @@ int main(int argc, char **argv)
 	printf("# design k:r:order; runs; df; FWER (null: any Holm p < 0.05); "
 	       "coverage per effect (effects: path 1 2x, path 2 1.5x, pair "
 	       "1x2 1.2x); width ratio vs one-path n+n\n");
-	for (int di = 0; di < nd; di++) {
-		const struct design *d = &designs[di];
+	for (int di = 0; di < designs.n; di++) {
+		const struct design *d = &designs.d[di];
 		struct tally tn = { 0 }, te = { 0 };
 		double beta[FAC_MAX_CELLS], fwer;
 		int runs = d->r << d->k, n1 = (runs + d->k) / (2 * d->k);

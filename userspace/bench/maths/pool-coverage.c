@@ -18,13 +18,13 @@
  * the prediction interval covers a new host's true log ratio, and the
  * share of hosts flagged by leave-one-out: all false flags here.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pool.h"
+#include "simopts.h"
 #include "statistics.h"
 
 #define MAX_HOSTS	10
@@ -126,54 +126,55 @@ static int parse_scale(const char *s)
 	return -1;
 }
 
+/* --noise LO,HI; --scale NAME.  A bad one: the usage on stderr. */
+static bool parse_noise(const char *arg, void *val)
+{
+	double *noise = val;
+
+	if (sscanf(arg, "%lf,%lf", &noise[0], &noise[1]) != 2 ||
+	    !(noise[0] > 0 && noise[1] >= noise[0])) {
+		usage(stderr);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_verdict(const char *arg, void *val)
+{
+	int *verdict = val;
+
+	*verdict = parse_scale(arg);
+	if (*verdict < 0) {
+		usage(stderr);
+		return false;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sets", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "min", required_argument, NULL, 'l' },
-		{ "max", required_argument, NULL, 'u' },
-		{ "max-from", required_argument, NULL, 'k' },
-		{ "noise", required_argument, NULL, 'e' },
-		{ "scale", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const size_t ncells = sizeof(hosts) / sizeof(hosts[0]) *
 			      (sizeof(taus) / sizeof(taus[0]));
 	double lo = 0.93, hi = 0.99, noise[2] = { 0.02, 0.10 }, ref_se;
 	const double mu = log(1.5);
-	int verdict = POOL_SCALE_DEFAULT, opt;
+	int verdict = POOL_SCALE_DEFAULT, rc;
 	unsigned long long seed = 41;
 	size_t sets = 10000, bad = 0, max_from = 0;
+	const struct sim_opt opts[] = {
+		{ "sets", SIM_SIZE, &sets, NULL },
+		{ "seed", SIM_SEED, &seed, NULL },
+		{ "min", SIM_DOUBLE, &lo, NULL },
+		{ "max", SIM_DOUBLE, &hi, NULL },
+		{ "max-from", SIM_SIZE, &max_from, NULL },
+		{ "noise", SIM_PARSE, noise, parse_noise },
+		{ "scale", SIM_PARSE, &verdict, parse_verdict },
+	};
 	struct st_rng rng;
 	struct cell c;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n': sets = strtoul(optarg, NULL, 10); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'l': lo = strtod(optarg, NULL); break;
-		case 'u': hi = strtod(optarg, NULL); break;
-		case 'k': max_from = strtoul(optarg, NULL, 10); break;
-		case 'e':
-			if (sscanf(optarg, "%lf,%lf", &noise[0], &noise[1]) != 2 ||
-			    !(noise[0] > 0 && noise[1] >= noise[0])) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'c':
-			verdict = parse_scale(optarg);
-			if (verdict < 0) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	rc = sim_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (rc >= 0)
+		return rc;
 	if (optind != argc || sets < 2) {
 		usage(stderr);
 		return 2;

@@ -13,13 +13,13 @@
  * mode; and beside it the naive rule on the same runs, at the same looks:
  * stop at the first unadjusted 95% Welch interval that excludes 1.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sequential.h"
+#include "simopts.h"
 #include "statistics.h"
 
 #define MAX_CELLS	16
@@ -106,62 +106,61 @@ static void usage(FILE *f)
 		SEQ_DEFAULT_MARGIN, SEQ_GAMMA);
 }
 
+/* A list of --cv or --ratio: a bad one, the usage on stderr. */
+struct cells {
+	double v[MAX_CELLS];
+	int n;
+};
+
+static bool parse_cells(const char *arg, void *val)
+{
+	struct cells *l = val;
+
+	l->n = parse_list(arg, l->v, MAX_CELLS);
+	if (l->n < 1) {
+		usage(stderr);
+		return false;
+	}
+	return true;
+}
+
+/* --cap N: made even as run.c makes it. */
+static bool parse_cap(const char *arg, void *val)
+{
+	*(int *)val = seq_cap(atoi(arg));
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "reps", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "cap", required_argument, NULL, 'c' },
-		{ "margin", required_argument, NULL, 'm' },
-		{ "precision", required_argument, NULL, 'p' },
-		{ "gamma", required_argument, NULL, 'g' },
-		{ "cv", required_argument, NULL, 'v' },
-		{ "ratio", required_argument, NULL, 'r' },
-		{ "max-fp", required_argument, NULL, 'f' },
-		{ "min-naive", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double cvs[MAX_CELLS], ratios[MAX_CELLS], max_fp = -1, min_naive = 0;
-	int ncv = 4, nratio = 6, opt, bad = 0;
+	struct cells cvs = { .n = 4 }, ratios = { .n = 6 };
+	double max_fp = -1, min_naive = 0;
+	int bad = 0, rc;
 	unsigned long long seed = 44;
 	size_t reps = 20000;
 	struct seq_rule r;
+	const struct sim_opt opts[] = {
+		{ "reps", SIM_SIZE, &reps, NULL },
+		{ "seed", SIM_SEED, &seed, NULL },
+		{ "cap", SIM_PARSE, &r.cap, parse_cap },
+		{ "margin", SIM_DOUBLE, &r.margin, NULL },
+		{ "precision", SIM_DOUBLE, &r.precision, NULL },
+		{ "gamma", SIM_DOUBLE, &r.gamma, NULL },
+		{ "cv", SIM_PARSE, &cvs, parse_cells },
+		{ "ratio", SIM_PARSE, &ratios, parse_cells },
+		{ "max-fp", SIM_DOUBLE, &max_fp, NULL },
+		{ "min-naive", SIM_DOUBLE, &min_naive, NULL },
+	};
 	struct st_rng rng;
 	double *x, *y;
 	const char *why;
 
-	memcpy(cvs, dflt_cvs, sizeof(dflt_cvs));
-	memcpy(ratios, dflt_ratios, sizeof(dflt_ratios));
+	memcpy(cvs.v, dflt_cvs, sizeof(dflt_cvs));
+	memcpy(ratios.v, dflt_ratios, sizeof(dflt_ratios));
 	seq_rule_default(&r, SEQ_DEFAULT_CAP);
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n': reps = strtoul(optarg, NULL, 10); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'c': r.cap = seq_cap(atoi(optarg)); break;
-		case 'm': r.margin = strtod(optarg, NULL); break;
-		case 'p': r.precision = strtod(optarg, NULL); break;
-		case 'g': r.gamma = strtod(optarg, NULL); break;
-		case 'f': max_fp = strtod(optarg, NULL); break;
-		case 'N': min_naive = strtod(optarg, NULL); break;
-		case 'v':
-			ncv = parse_list(optarg, cvs, MAX_CELLS);
-			if (ncv < 1) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'r':
-			nratio = parse_list(optarg, ratios, MAX_CELLS);
-			if (nratio < 1) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	rc = sim_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (rc >= 0)
+		return rc;
 	why = seq_rule_check(&r);
 	if (optind != argc || reps < 100 || why) {
 		if (why)
@@ -187,10 +186,10 @@ int main(int argc, char **argv)
 	printf("%-6s %-6s %-7s %-7s %-7s %-7s %-8s %-6s %-7s %-6s\n", "cv",
 	       "ratio", "diff", "equiv", "precise", "cap", "cover", "runs",
 	       "naive", "nruns");
-	for (int a = 0; a < ncv; a++) {
-		double sigma = sqrt(log1p(cvs[a] * cvs[a]));
+	for (int a = 0; a < cvs.n; a++) {
+		double sigma = sqrt(log1p(cvs.v[a] * cvs.v[a]));
 
-		for (int b = 0; b < nratio; b++) {
+		for (int b = 0; b < ratios.n; b++) {
 			struct cell c = { 0 };
 			double n = (double)reps, diff, equiv, cover, runs;
 			const char *flag = "";
@@ -198,7 +197,7 @@ int main(int argc, char **argv)
 			/* A stream per cell: one cell reruns alone the same. */
 			st_rng_seed(&rng, seed * 1000 + (uint64_t)(a * 100 + b));
 			for (size_t i = 0; i < reps; i++)
-				if (one_bench(&rng, &r, ratios[b], sigma, x, y,
+				if (one_bench(&rng, &r, ratios.v[b], sigma, x, y,
 					      &c)) {
 					fprintf(stderr, "seq-sim: the rule "
 						"refused a bench\n");
@@ -208,20 +207,20 @@ int main(int argc, char **argv)
 			equiv = c.stops[SEQ_EQUIVALENT] / n;
 			cover = c.covered / n;
 			runs = c.runs / n;
-			if (ratios[b] == 1 && diff > max_fp)
+			if (ratios.v[b] == 1 && diff > max_fp)
 				flag = "  <- A/A 'different' too often";
 			else if (cover < 0.94)
 				flag = "  <- coverage below 0.94";
-			else if (fabs(log(ratios[b])) > log1p(r.margin) &&
+			else if (fabs(log(ratios.v[b])) > log1p(r.margin) &&
 				 equiv > 0.05)
 				flag = "  <- 'equivalent' beyond the margin";
-			else if (ratios[b] >= 10 && runs > 6)
+			else if (ratios.v[b] >= 10 && runs > 6)
 				flag = "  <- more than 3 blocks at 10x";
-			else if (ratios[b] == 1 && c.naive_diff / n < min_naive)
+			else if (ratios.v[b] == 1 && c.naive_diff / n < min_naive)
 				flag = "  <- the naive rule's A/A rate too low";
 			bad += *flag != '\0';
 			printf("%-6g %-6g %-7.4f %-7.4f %-7.4f %-7.4f %-8.4f "
-			       "%-6.2f %-7.4f %-6.2f%s\n", cvs[a], ratios[b],
+			       "%-6.2f %-7.4f %-6.2f%s\n", cvs.v[a], ratios.v[b],
 			       diff, equiv, c.stops[SEQ_PRECISE] / n,
 			       c.stops[SEQ_CAP] / n, cover, runs,
 			       c.naive_diff / n, c.naive_runs / n, flag);
@@ -229,7 +228,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%s: %d of %d cells fail (A/A 'different' at most %.4f)\n",
-	       bad ? "FAIL" : "PASS", bad, ncv * nratio, max_fp);
+	       bad ? "FAIL" : "PASS", bad, cvs.n * ratios.n, max_fp);
 	free(x);
 	free(y);
 	return bad ? 1 : 0;

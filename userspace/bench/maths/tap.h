@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The TAP of the wing's unit tests (test-statistics.c, test-pool.c): one
- * "ok N - ..." or "not ok N - ..." line a check, the plan at the end, and
- * an exit status of 1 when any failed, which make test and bats read.
+ * The TAP of the wing's unit tests (test-*.c): one "ok N - ..." or
+ * "not ok N - ..." line a check, the plan at the end (tap_done()), and an
+ * exit status of 1 when any failed, which make test and bats read.
  */
 #ifndef ABPATH_BENCH_TAP_H
 #define ABPATH_BENCH_TAP_H
@@ -35,6 +35,15 @@ static inline void near(const char *what, double got, double want, double tol)
 	int ok = err <= tol * fmax(1, fabs(want));
 
 	check(ok, "%s: got %.17g, want %.17g", what, got, want);
+}
+
+/* The plan, a count of the failures if any, and main()'s exit status. */
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tests);
+	if (failures)
+		printf("# %d of %d failed\n", failures, tests);
+	return failures ? 1 : 0;
 }
 
 #endif

@@ -153,6 +153,5 @@ int main(void)
 	test_default_reps();
 	test_holm();
 	test_fit();
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -352,10 +352,7 @@ static int unit_tests(void)
 	test_ties();
 	test_without();
 	test_edges();
-	printf("1..%d\n", tests);
-	if (failures)
-		printf("# %d of %d failed\n", failures, tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }
 
 /* ---- fixtures: pool.c's results as JSON for pool-check.py ------------- */

@@ -127,8 +127,5 @@ int main(void)
 {
 	test_schedule();
 	test_looks();
-	printf("1..%d\n", tests);
-	if (failures)
-		printf("# %d of %d failed\n", failures, tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }

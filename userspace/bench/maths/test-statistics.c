@@ -297,8 +297,5 @@ int main(void)
 	test_tie();
 	test_coverage();
 	test_fmt_p();
-	printf("1..%d\n", tests);
-	if (failures)
-		printf("# %d of %d failed\n", failures, tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -20,7 +20,6 @@
  * rate is held to (nominal + 2 SE, or at least for a power or a
  * coverage), and whether it holds.  Exit 1 when a row fails.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 
 #include "pool.h"
 #include "sequential.h"
+#include "simopts.h"
 #include "statistics.h"
 
 #define MAX_HOSTS	64
@@ -565,28 +565,18 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "reps", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "markdown", no_argument, NULL, 'm' },
-		{ "max-hosts", required_argument, NULL, 'k' },
-		{ "alpha-bound", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sim_opt opts[] = {
+		{ "reps", SIM_SIZE, &reps, NULL },
+		{ "seed", SIM_SEED, &seed, NULL },
+		{ "markdown", SIM_FLAG, &markdown, NULL },
+		{ "max-hosts", SIM_SIZE, &max_hosts, NULL },
+		{ "alpha-bound", SIM_DOUBLE, &alpha_bound, NULL },
 	};
-	int opt, err = 0;
+	int rc = sim_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+			  usage), err = 0;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n': reps = strtoul(optarg, NULL, 10); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'm': markdown = true; break;
-		case 'k': max_hosts = strtoul(optarg, NULL, 10); break;
-		case 'a': alpha_bound = strtod(optarg, NULL); break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind == argc || reps < 100 || max_hosts > MAX_HOSTS) {
 		usage(stderr);
 		return 2;
