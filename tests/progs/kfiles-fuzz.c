@@ -712,6 +712,31 @@ static void hostile_write(const struct kfile *f, const char *buf, size_t len,
 
 /* ---- inputs ---- */
 
+/*
+ * The valid words of each kind of file, and the near misses beside them,
+ * in the order gen_input() draws from (a seed replays the same writes).
+ */
+static const char *const mode_words[] = {
+	"legacy", "optimized", "legacy\n", "optimized\n", "mixed", NULL
+};
+static const char *const reset_words[] = { "1", "1\n", "0", NULL };
+static const char *const inject_words[] = { "timer_softirq 0", NULL };
+static const char *const plist_words[] = {
+	"0", "20", "21", "4294967295", "4294967296", "18446744073709551616",
+	"0x10", "010", "-1", NULL
+};
+static const char *const pbool_words[] = {
+	"Y", "N", "on", "off", "xyz", NULL
+};
+static const char *const other_words[] = { "1", "legacy", NULL };
+
+static int add_words(char words[][96], int n, const char *const *w)
+{
+	for (; *w; w++)
+		snprintf(words[n++], 96, "%s", *w);
+	return n;
+}
+
 static int words_of(const struct kfile *f, char words[][96])
 {
 	int n = 0, i;
@@ -719,16 +744,10 @@ static int words_of(const struct kfile *f, char words[][96])
 	switch (f->kind) {
 	case K_MODE_ALL:
 	case K_MODE_PATH:
-		strcpy(words[n++], "legacy");
-		strcpy(words[n++], "optimized");
-		strcpy(words[n++], "legacy\n");
-		strcpy(words[n++], "optimized\n");
-		strcpy(words[n++], "mixed");
+		n = add_words(words, n, mode_words);
 		break;
 	case K_RESET:
-		strcpy(words[n++], "1");
-		strcpy(words[n++], "1\n");
-		strcpy(words[n++], "0");
+		n = add_words(words, n, reset_words);
 		break;
 	case K_INJECT:
 		for (i = 0; i < M.nchecked; i++) {
@@ -736,18 +755,11 @@ static int words_of(const struct kfile *f, char words[][96])
 			snprintf(words[n++], 96, "%s 0", M.checked[i]);
 			snprintf(words[n++], 96, "%s %u", M.checked[i], INJECT_MAX + 1);
 		}
-		strcpy(words[n++], "timer_softirq 0");
+		n = add_words(words, n, inject_words);
 		break;
 	case K_PLIST:
-		strcpy(words[n++], "0");
-		strcpy(words[n++], "20");
-		strcpy(words[n++], "21");
-		strcpy(words[n++], "4294967295");
-		strcpy(words[n++], "4294967296");
-		strcpy(words[n++], "18446744073709551616");
-		strcpy(words[n++], "0x10");
-		strcpy(words[n++], "010");
-		strcpy(words[n++], "-1");
+		/* and one whole list, a value per path */
+		n = add_words(words, n, plist_words);
 		words[n][0] = '\0';
 		for (i = 0; i < M.npaths; i++)
 			sprintf(words[n] + strlen(words[n]), "%s%u", i ? "," : "",
@@ -755,15 +767,10 @@ static int words_of(const struct kfile *f, char words[][96])
 		n++;
 		break;
 	case K_PBOOL:
-		strcpy(words[n++], "Y");
-		strcpy(words[n++], "N");
-		strcpy(words[n++], "on");
-		strcpy(words[n++], "off");
-		strcpy(words[n++], "xyz");
+		n = add_words(words, n, pbool_words);
 		break;
 	default:
-		strcpy(words[n++], "1");
-		strcpy(words[n++], "legacy");
+		n = add_words(words, n, other_words);
 		snprintf(words[n++], 96, "%.95s", f->initial);
 		break;
 	}
