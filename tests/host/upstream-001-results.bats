@@ -137,6 +137,57 @@ report() {
 	assert_line 'failed=1'
 }
 
+@test "report_selftest: each [OK] check of set-timer-lat and mqueue-lat is a subtest of the set, named without its figure" {
+	run -0 report optimized timers/set-timer-lat 0 'Setting timers for every 1 seconds' \
+		'CLOCK_REALTIME         ABSTIME PERIODIC timer fired early:       0 : [OK]' \
+		'CLOCK_REALTIME         ABSTIME PERIODIC max latency:    1940293 ns : [OK]' \
+		'CLOCK_BOOTTIME_ALARM   RELTIME ONE-SHOT count:                   1 : [OK]' \
+		'CLOCK_TAI              ABSTIME ONE-SHOT max latency:     594877 ns : [OK]'
+	assert_line 'failed=0'
+	assert_line --regexp '^ok [0-9]+ - optimized timers/set-timer-lat: CLOCK_REALTIME ABSTIME PERIODIC max latency$'
+	assert_line --partial 'optimized timers/set-timer-lat (exit 0, 4 subtests'
+	run -0 cat "$BATS_TEST_TMPDIR/out/optimized/set"
+	assert_output "$(printf '%s\tpass\n' \
+		'timers/set-timer-lat: CLOCK_REALTIME ABSTIME PERIODIC timer fired early' \
+		'timers/set-timer-lat: CLOCK_REALTIME ABSTIME PERIODIC max latency' \
+		'timers/set-timer-lat: CLOCK_BOOTTIME_ALARM RELTIME ONE-SHOT count' \
+		'timers/set-timer-lat: CLOCK_TAI ABSTIME ONE-SHOT max latency'
+		printf 'timers/set-timer-lat: (exit)\texit 0')"
+
+	run -0 report optimized timers/mqueue-lat 0 'Mqueue latency :                          [OK]'
+	assert_line 'failed=0'
+	run -0 grep -F 'timers/mqueue-lat: Mqueue latency' "$BATS_TEST_TMPDIR/out/optimized/set"
+	assert_output "$(printf 'timers/mqueue-lat: Mqueue latency\tpass')"
+}
+
+@test "report_selftest: other figures, the same set; a late check passes in it, an early one or a failed call fails" {
+	local ok=('CLOCK_MONOTONIC        RELTIME PERIODIC timer fired early:       0 : [OK]')
+	run -0 report optimized timers/set-timer-lat 0 "${ok[@]}" \
+		'CLOCK_MONOTONIC        RELTIME PERIODIC max latency:    1279183 ns : [OK]'
+	local want
+	want=$(cat "$BATS_TEST_TMPDIR/out/optimized/set")
+	run -0 report legacy timers/set-timer-lat 1 "${ok[@]}" \
+		'CLOCK_MONOTONIC        RELTIME PERIODIC max latency:   52000000 ns : [FAILED]'
+	assert_line 'failed=0'
+	assert_line --partial 'legacy timers/set-timer-lat: CLOCK_MONOTONIC RELTIME PERIODIC max latency (late: a host-speed bound'
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out/legacy/set")" "$want"
+
+	run -0 report toggling timers/set-timer-lat 1 \
+		'CLOCK_MONOTONIC        RELTIME PERIODIC timer fired early:       2 : [FAILED]' \
+		'CLOCK_MONOTONIC        RELTIME PERIODIC max latency:    1279183 ns : [OK]'
+	assert_line 'failed=1'
+	assert_line --regexp '^not ok [0-9]+ - toggling timers/set-timer-lat: CLOCK_MONOTONIC RELTIME PERIODIC timer fired early$'
+	run -0 grep -F 'fired early' "$BATS_TEST_TMPDIR/out/toggling/set"
+	assert_output "$(printf 'timers/set-timer-lat: CLOCK_MONOTONIC RELTIME PERIODIC timer fired early\tfail')"
+
+	# A latency miss beside a failed call of the test's own is judged.
+	rm -r "$BATS_TEST_TMPDIR/out"
+	run -0 report legacy timers/set-timer-lat 1 'CLOCK_TAI - timer_create() failed' \
+		'CLOCK_TAI              RELTIME ONE-SHOT max latency:   52000000 ns : [FAILED]'
+	assert_line 'failed=1'
+	assert_line --regexp '^not ok [0-9]+ - legacy timers/set-timer-lat: CLOCK_TAI RELTIME ONE-SHOT max latency$'
+}
+
 @test "skips: a line for one machine holds there only (get_set_sud's known failure on aarch64)" {
 	local sud=('not ok 1 global.get_set_sud' '# FAILED: 0 / 1 tests passed.')
 	GUEST_MACHINE=aarch64 run -0 report optimized ptrace/get_set_sud 1 "${sud[@]}"
